@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Koa from 'koa';
+import cors from '@koa/cors';
+import { bodyParser } from '@koa/bodyparser';
+import serve from 'koa-static';
+import type { AppDeps } from './deps';
+import type { AppState } from './http/context';
+import { errorHandler } from './http/error-handler';
+import { requestId } from './http/request-id';
+import { moduleRouters } from './modules';
+
+/** Builds the Koa app from explicit dependencies (ARCHITECTURE: Server). */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: true });
+  app.use(requestId(deps.logger));
+  app.use(errorHandler(deps.logger));
+  app.use(
+    cors({
+      origin: (ctx) => {
+        const origin = ctx.get('origin');
+        if (deps.config.corsOrigins === '*') return origin || '*';
+        return deps.config.corsOrigins.includes(origin) ? origin : '';
+      },
+      credentials: true,
+      exposeHeaders: ['X-Request-Id', 'Retry-After'],
+    }),
+  );
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    await next();
+  });
+  app.use(
+    bodyParser({
+      jsonLimit: deps.config.bodyLimit,
+      formLimit: deps.config.bodyLimit,
+      textLimit: deps.config.bodyLimit,
+      enableTypes: ['json', 'form'],
+      // Webhook signatures (Meta X-Hub-Signature-256) are checked over the raw body.
+      rawBody: true,
+    } as Parameters<typeof bodyParser>[0]),
+  );
+  for (const router of moduleRouters(deps)) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  // The web app (same React bundle as the desktop console), served at `/` when built.
+  const webDist = deps.config.webDist;
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    app.use(serve(webDist, { index: 'index.html', maxage: 0, gzip: true }));
+  }
+  return app;
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting comes from the environment with a documented default (README, "Configuration").
+ * Secrets that are unset are generated once and kept in DATA_DIR, except in production, where
+ * the server refuses to start without them.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  PGLITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  REDIS_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(16).optional(),
+  JWT_REFRESH_SECRET: z.string().min(16).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  SEED_SUPERADMIN_EMAIL: z.string().email().default('superadmin@example.com'),
+  SEED_PASSWORD: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Atende <no-reply@localhost>'),
+  LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(5),
+  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  BODY_LIMIT: z.string().default('1mb'),
+  CORS_ORIGINS: z.string().default('*'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().default('out/web'),
+  SYNC_MAX_EVENTS: z.coerce.number().int().positive().default(1000),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  pglitePort: number;
+  redisUrl?: string;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  passwordResetTtlSeconds: number;
+  seedSuperadminEmail: string;
+  seedPassword?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  loginRateLimitMax: number;
+  loginRateLimitWindowMs: number;
+  bodyLimit: string;
+  corsOrigins: string[] | '*';
+  logLevel: string;
+  webDist: string;
+  syncMaxEvents: number;
+}
+
+interface StoredSecrets {
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+}
+
+function loadOrCreateSecrets(dataDir: string): StoredSecrets {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
+  const secrets = {
+    jwtSecret: randomBytes(32).toString('hex'),
+    jwtRefreshSecret: randomBytes(32).toString('hex'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${details}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  if (e.NODE_ENV === 'production' && (!e.JWT_SECRET || !e.JWT_REFRESH_SECRET)) {
+    throw new Error('JWT_SECRET and JWT_REFRESH_SECRET are required when NODE_ENV=production');
+  }
+  const secrets =
+    e.JWT_SECRET && e.JWT_REFRESH_SECRET
+      ? { jwtSecret: e.JWT_SECRET, jwtRefreshSecret: e.JWT_REFRESH_SECRET }
+      : loadOrCreateSecrets(dataDir);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    pglitePort: e.PGLITE_PORT,
+    redisUrl: e.REDIS_URL || undefined,
+    jwtSecret: e.JWT_SECRET ?? secrets.jwtSecret,
+    jwtRefreshSecret: e.JWT_REFRESH_SECRET ?? secrets.jwtRefreshSecret,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    seedSuperadminEmail: e.SEED_SUPERADMIN_EMAIL,
+    seedPassword: e.SEED_PASSWORD || undefined,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    loginRateLimitMax: e.LOGIN_RATE_LIMIT_MAX,
+    loginRateLimitWindowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS,
+    bodyLimit: e.BODY_LIMIT,
+    corsOrigins: e.CORS_ORIGINS === '*' ? '*' : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST),
+    syncMaxEvents: e.SYNC_MAX_EVENTS,
+  };
+}

@@ -1,0 +1,23 @@
+import type { DataSource } from 'typeorm';
+import type { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { Clock } from './core/clock';
+import type { Logger } from './core/logger';
+import type { Mailer } from './core/mailer';
+import type { JobQueue } from './jobs/job-queue';
+import type { DomainEvents } from './realtime/domain-events';
+import type { RateLimiter } from './http/rate-limit';
+
+/** Everything the app is built from. Tests build it with fakes of the outside world only. */
+export interface AppDeps {
+  config: Config;
+  dataSource: DataSource;
+  logger: Logger;
+  clock: Clock;
+  events: DomainEvents;
+  jobs: JobQueue;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  /** Present when REDIS_URL is set. */
+  redis?: Redis;
+}

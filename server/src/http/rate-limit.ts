@@ -1,0 +1,74 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Fixed-window counters. In memory for one process; on Redis (INCR + PEXPIRE) when REDIS_URL
+ * is set, so several server processes share the count.
+ */
+export interface RateLimiter {
+  /** Adds one hit to `key` and returns the hits in the current window and the ms left in it. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Current hits without adding one. */
+  peek(key: string): Promise<{ count: number; resetMs: number }>;
+  reset(key: string): Promise<void>;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, windowMs: number) {
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    if (this.windows.size > 10_000) this.sweep(now);
+    return { count: w.count, resetMs: w.resetAt - now };
+  }
+
+  async peek(key: string) {
+    const now = this.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) return { count: 0, resetMs: 0 };
+    return { count: w.count, resetMs: w.resetAt - now };
+  }
+
+  async reset(key: string) {
+    this.windows.delete(key);
+  }
+
+  private sweep(now: number) {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'rl:',
+  ) {}
+
+  async hit(key: string, windowMs: number) {
+    const k = this.prefix + key;
+    const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
+    let resetMs = ttl;
+    if (ttl < 0) {
+      await this.redis.pexpire(k, windowMs);
+      resetMs = windowMs;
+    }
+    return { count, resetMs };
+  }
+
+  async peek(key: string) {
+    const k = this.prefix + key;
+    const [[, value], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [[null, string | null], [null, number]];
+    return { count: value ? Number(value) : 0, resetMs: Math.max(ttl, 0) };
+  }
+
+  async reset(key: string) {
+    await this.redis.del(this.prefix + key);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The one job interface (ARCHITECTURE: Jobs). Two drivers implement it: Bull on Redis when
+ * REDIS_URL is set (bull-queue.ts) and in-process otherwise (memory-queue.ts). Business state
+ * that must survive a restart lives in PostgreSQL rows; jobs only move it forward.
+ */
+export interface EnqueueOptions {
+  /** Milliseconds to wait before the job runs. */
+  delay?: number;
+  /** Total tries including the first (default 1). */
+  attempts?: number;
+  /** Fixed or exponential backoff between tries, in milliseconds. */
+  backoff?: { type: 'fixed' | 'exponential'; delay: number };
+  /** Deduplication key: a second enqueue with the same id while the first is waiting is ignored. */
+  jobId?: string;
+}
+
+export type JobHandler<T = unknown> = (data: T, meta: { attempt: number; jobId: string }) => Promise<void>;
+
+export interface JobQueue {
+  readonly driver: 'bull' | 'memory';
+  /** Registers the handler of a job name. Call before enqueueing that name. */
+  process<T>(name: string, handler: JobHandler<T>): void;
+  enqueue<T>(name: string, data: T, opts?: EnqueueOptions): Promise<string>;
+  /** Runs `name` periodically: a cron expression or a fixed interval in ms. */
+  every(name: string, schedule: string | number, data?: unknown): Promise<void>;
+  /** Counts per state, for the super administrator's job-queue screen. */
+  counts(name: string): Promise<{ waiting: number; active: number; delayed: number; failed: number; completed: number }>;
+  close(): Promise<void>;
+}

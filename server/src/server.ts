@@ -1,0 +1,96 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { createApp } from './app';
+import type { Config } from './config';
+import { systemClock, type Clock } from './core/clock';
+import { createLogger, type Logger } from './core/logger';
+import type { Mailer } from './core/mailer';
+import { createDataSource } from './db/data-source';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres';
+import type { AppDeps } from './deps';
+import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit';
+import { createJobQueue } from './jobs';
+import { createMailer } from './core/smtp-mailer';
+import { DomainEvents } from './realtime/domain-events';
+import { createRealtimeHub, type RealtimeHub } from './realtime/hub';
+import { seedDatabase } from './seed/seed';
+
+export interface StartOptions {
+  /** Embedded PostgreSQL in memory instead of DATA_DIR (tests). */
+  inMemoryDatabase?: boolean;
+  /** Skip the first-start seed (tests build their own tenants). */
+  seed?: boolean;
+  logger?: Logger;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Prefix for Bull and rate-limit keys in Redis, so parallel test files do not meet. */
+  redisPrefix?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  http: HttpServer;
+  hub: RealtimeHub;
+  close(): Promise<void>;
+}
+
+/** Starts everything: database (embedded or DATABASE_URL), migrations, seed, jobs, HTTP, sockets. */
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  let embedded: EmbeddedPostgres | undefined;
+  let dbUrl = config.databaseUrl;
+  if (!dbUrl) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: opts.inMemoryDatabase ? undefined : `${config.dataDir}/pg`,
+      port: config.pglitePort,
+    });
+    dbUrl = embedded.url;
+  }
+  const dataSource: DataSource = createDataSource({ url: dbUrl, maxConnections: embedded ? 1 : 10 });
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  if (opts.seed !== false) await seedDatabase(dataSource, config, logger);
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null }) : undefined;
+  const prefix = opts.redisPrefix ?? 'atende';
+  const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix, logger });
+  const events = new DomainEvents(dataSource, { publish: () => undefined });
+  const deps: AppDeps = {
+    config,
+    dataSource,
+    logger,
+    clock: opts.clock ?? systemClock,
+    events,
+    jobs,
+    mailer: opts.mailer ?? createMailer(config, logger),
+    rateLimiter: redis ? new RedisRateLimiter(redis, `${prefix}:rl:`) : new MemoryRateLimiter(),
+    redis,
+  };
+  const app = createApp(deps);
+  const http = createServer(app.callback());
+  const hub = createRealtimeHub(http, deps);
+  events.setPublisher(hub);
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await hub.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await jobs.close();
+      await dataSource.destroy();
+      if (redis) await redis.quit().catch(() => undefined);
+      if (embedded) await embedded.stop();
+    })());
+
+  return { url: `http://localhost:${port}`, port, deps, http, hub, close };
+}

@@ -1,0 +1,96 @@
+/**
+ * Error codes of spec section 8, declared once. The server throws AppError(code) and the
+ * client maps the code back to the Portuguese text (i18n key `errors.<CODE>`).
+ */
+export const ERROR_CODES = {
+  // Generic
+  ERR_VALIDATION: { status: 400, message: 'Ops! Verifique os erros...' },
+  ERR_NOT_FOUND: { status: 404, message: 'Recurso não encontrado.' },
+  ERR_NO_PERMISSION: { status: 403, message: 'Você não tem permissão para acessar este recurso.' },
+  ERR_INTERNAL: { status: 500, message: 'Ocorreu um erro não identificado.' },
+  ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'Arquivo rejeitado devido ao tamanho ou tipo incompatível.' },
+  // Login and session
+  ERR_INVALID_CREDENTIALS: { status: 401, message: 'Informe usuário e senha corretamente.' },
+  ERR_LIMIT_MAX: { status: 429, message: 'Foram realizadas muitas tentativas de login. Tente novamente em 1 minuto' },
+  ERR_SESSION_EXPIRED: { status: 403, message: 'A sessão expirou, você será redirecionado para o login.' },
+  ERR_INVALID_TOKEN: { status: 401, message: 'Token inválido. Redirecionando para a página de login.' },
+  ERR_TENANT_INACTIVE: { status: 401, message: 'A empresa está inativa, será desconectado em breve.' },
+  ERR_NO_PERMISSION_API_ADMIN: { status: 403, message: 'Instalação não AUTORIZADA' },
+  ERR_ASAAS_OVERDUE: { status: 402, message: 'Verifique o status do seu plano.' },
+  ERR_USER_CREATION_DISABLED: { status: 403, message: 'Criação de usuários desabilitada pelo administrador.' },
+  ERR_INVALID_RESET_TOKEN: { status: 400, message: 'Erro ao redefinir a senha.' },
+  // Limits
+  ERR_USER_LIMIT: { status: 400, message: 'Limite de usuários atingido.' },
+  ERR_CONNECTION_LIMIT: { status: 400, message: 'Limite de conexões atingidas' },
+  ERR_TENANT_PROTECTED: { status: 400, message: 'Não é possível deletar o tenant 1!' },
+  ERR_USER_DELETE: { status: 400, message: 'Não é possível deletar o usuário.' },
+  // Contacts
+  ERR_NO_CONTACT_FOUND: { status: 404, message: 'Contato não encontrado.' },
+  ERR_DUPLICATED_CONTACT: { status: 409, message: 'Já existe um contato com este número.' },
+  ERR_CONTACT_TICKETS_REGISTERED: { status: 409, message: 'Não é possível excluir um contato que possui atendimentos.' },
+  ERR_CONTACTS_NOT_EXISTS_WHATSAPP: { status: 400, message: 'O contato não existe no WhatsApp.' },
+  // Tickets and messages
+  ERR_NO_TICKET_FOUND: { status: 404, message: 'Atendimento não encontrado.' },
+  ERR_CREATING_TICKET: { status: 500, message: 'Erro ao criar o atendimento.' },
+  ERR_CREATING_MESSAGE: { status: 500, message: 'Erro ao criar a mensagem.' },
+  ERR_NO_STATUS_SELECTED: { status: 400, message: 'Nenhum status selecionado.' },
+  ERR_OTHER_OPEN_TICKET: { status: 409, message: 'Já existe um ticket aberto/pendente para esse contato.' },
+  ERR_TICKET_ALREADY_USER: { status: 400, message: 'Ticket já pertence ao usuário selecionado.' },
+  ERR_TICKET_ALREADY_YOURS: { status: 400, message: 'Ticket já pertence ao seu usuário.' },
+  ERR_TICKET_ALREADY_QUEUE_USER: { status: 400, message: 'Ticket já pertence a esta fila e usuário.' },
+  // Auto-reply
+  ERR_AUTO_REPLY_RELATIONED_TICKET: { status: 409, message: 'A auto resposta possui atendimentos vinculados.' },
+  ERR_NO_AUTO_REPLY_FOUND: { status: 404, message: 'Auto resposta não encontrada.' },
+  ERR_NO_STEP_AUTO_REPLY_FOUND: { status: 404, message: 'Etapa da auto resposta não encontrada.' },
+  // Campaigns
+  ERR_CAMPAIGN_CONTACTS_NOT_EXISTS_OR_NOT_ACESSIBLE: { status: 400, message: 'Contatos da campanha não existem ou não estão acessíveis.' },
+  ERROR_CAMPAIGN_NOT_EXISTS: { status: 404, message: 'A campanha não existe.' },
+  ERR_NO_CAMPAIGN_FOUND: { status: 404, message: 'Campanha não encontrada.' },
+  ERR_NO_UPDATE_CAMPAIGN_NOT_IN_CANCELED_PENDING: { status: 400, message: 'Só é permitido alterar campanhas pendentes ou canceladas.' },
+  ERROR_CAMPAIGN_DATE_NOT_VALID: { status: 400, message: 'Não é possível programar campanha com data menor que hoje.' },
+  ERR_NO_CAMPAIGN_CONTACTS_NOT_FOUND: { status: 400, message: 'Campanha sem contatos vinculados.' },
+  ERR_CAMPAIGN_CONTACTS_NOT_EXISTS: { status: 400, message: 'Contatos da campanha não existem.' },
+  ERR_CAMPAIGN_CONTACTS: { status: 400, message: 'Erro nos contatos da campanha.' },
+  // Quick replies
+  ERR_NO_FAST_REPLY_FOUND: { status: 404, message: 'Mensagem rápida não encontrada.' },
+  ERR_FAST_REPLY_EXISTS: { status: 409, message: 'Já existe uma mensagem rápida com esta chave.' },
+  // Queues and tags
+  ERR_NO_QUEUE_FOUND: { status: 404, message: 'Fila não encontrada.' },
+  ERR_QUEUE_TICKET_EXISTS: { status: 409, message: 'Não é possível excluir uma fila que possui atendimentos.' },
+  ERR_NO_TAG_FOUND: { status: 404, message: 'Etiqueta não encontrada.' },
+  ERR_TAG_CONTACTS_EXISTS: { status: 409, message: 'Não é possível excluir uma etiqueta vinculada a contatos.' },
+  // Other entities
+  ERR_NO_SETTING_FOUND: { status: 404, message: 'Configuração não encontrada.' },
+  ERR_NO_TENANT_FOUND: { status: 404, message: 'Empresa não encontrada.' },
+  ERR_NO_USER_FOUND: { status: 404, message: 'Usuário não encontrado.' },
+  ERR_NO_API_CONFIG: { status: 404, message: 'Configuração de API não encontrada.' },
+  ERR_API_CONFIG_NOT_FOUND: { status: 404, message: 'Configuração de API não encontrada.' },
+  ERR_NO_PLAN_FOUND: { status: 404, message: 'Plano não encontrado.' },
+  // Channels and messaging
+  ERR_NO_WAPP_FOUND: { status: 404, message: 'Conexão não encontrada.' },
+  ERR_NO_DEF_WAPP_FOUND: { status: 404, message: 'Nenhuma conexão padrão. Verifique as conexões.' },
+  ERR_WAPP_NOT_INITIALIZED: { status: 400, message: 'Sessão não inicializada.' },
+  ERR_WAPP_INITIALIZED: { status: 400, message: 'Não conectado, reconectando. Tente novamente em alguns segundos.' },
+  ERR_WAPP_INVALID_CONTACT: { status: 400, message: 'Este não é um número válido.' },
+  ERR_WAPP_CHECK_CONTACT: { status: 400, message: 'Não foi possível verificar o contato.' },
+  ERR_WAPP_DOWNLOAD_MEDIA: { status: 500, message: 'Não foi possível baixar a mídia.' },
+  ERR_SENDING_WAPP_MSG: { status: 500, message: 'Erro ao enviar a mensagem.' },
+  ERR_DELETE_WAPP_MSG: { status: 400, message: 'Não é possível apagar mensagens antigas.' },
+  ERR_FETCH_WAPP_MSG: { status: 400, message: 'Erro ao buscar a mensagem, talvez ela seja muito antiga.' },
+  // Terminal
+  ERR_TERMINAL_FORBIDDEN: { status: 403, message: 'Usuário não autorizado a acessar o terminal' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+
+/** Body of every error answered by the server. */
+export interface ErrorBody {
+  error: ErrorCode | string;
+  message: string;
+  /** For validation errors: which field and why. */
+  fields?: { path: string; message: string }[];
+  requestId?: string;
+}

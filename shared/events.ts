@@ -1,0 +1,46 @@
+/**
+ * Realtime event names (spec section 7). Tenant-scoped events are emitted as `<tenantId>:<name>`
+ * on the wire for anchor-client compatibility, and also carried with their `seq` for replay.
+ */
+export const SOCKET_EVENTS = {
+  // client -> server
+  setUserActive: 'setUserActive',
+  // server -> client
+  invalidToken: 'tokenInvalid',
+  userStatus: 'user:status',
+  userUpdate: 'user:update',
+  settingsUpdate: 'settings:update',
+  tenantUpdate: 'tenant:update',
+  whatsappSession: 'whatsappSession',
+  whatsappUpdate: 'whatsapp:update',
+  whatsappDelete: 'whatsapp:delete',
+  importSync: 'importMessages',
+  batteryLow: 'change_battery',
+  ticketCreate: 'ticket:create',
+  ticketUpdate: 'ticket:update',
+  chatCreate: 'chat:create',
+  messageCreate: 'appMessage:create',
+  messageAck: 'appMessage:ack',
+  messageUpdate: 'appMessage:update',
+  messageDelete: 'appMessage:delete',
+  contactUpdate: 'contact:update',
+  privateMessage: 'chat:privateMessage',
+} as const;
+
+export type SocketEventName = (typeof SOCKET_EVENTS)[keyof typeof SOCKET_EVENTS];
+
+/** One recorded domain event, as delivered on the socket (`event` message) and by GET /sync. */
+export interface DomainEventEnvelope<T = unknown> {
+  seq: number;
+  tenantId: number;
+  name: SocketEventName | string;
+  payload: T;
+  createdAt: string;
+}
+
+/** GET /sync answer. `reload: true` means the gap is too large: refetch everything. */
+export interface SyncResponse {
+  events: DomainEventEnvelope[];
+  lastSeq: number;
+  reload: boolean;
+}

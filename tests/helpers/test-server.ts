@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import type { Profile } from '@shared/profiles';
+import { DEFAULT_SETTINGS } from '@shared/settings';
+import { loadConfig } from '../../server/src/config';
+import { hashPassword } from '../../server/src/core/passwords';
+import { startServer, type RunningServer, type StartOptions } from '../../server/src/server';
+
+export interface TestTenant {
+  id: number;
+  name: string;
+}
+
+export interface TestUser {
+  id: number;
+  tenantId: number;
+  email: string;
+  password: string;
+  profile: Profile;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer extends RunningServer {
+  /** A new tenant with its default settings; every test builds its own. */
+  createTenant(fields?: { name?: string; status?: 'active' | 'inactive'; maxUsers?: number; maxConnections?: number }): Promise<TestTenant>;
+  createUser(tenantId: number, fields?: { profile?: Profile; email?: string; password?: string; name?: string }): Promise<TestUser>;
+  /** Logs in through POST /auth/login/ and returns the response body (token, refreshToken, ...). */
+  login(user: { email: string; password: string }): Promise<any>;
+  /** A tenant with one user of each profile, logged in. */
+  createTenantWithUsers(): Promise<{ tenant: TestTenant; users: Record<'admin' | 'super' | 'user', TestUser & { token: string }> }>;
+  request<T = any>(method: string, url: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+}
+
+const unique = () => randomBytes(5).toString('hex');
+
+export async function startTestServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-test-'));
+  const databaseUrl = inject('testDatabaseUrl');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    JWT_SECRET: 'test-secret-0123456789abcdef',
+    JWT_REFRESH_SECRET: 'test-refresh-secret-0123456789',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const running = await startServer(config, { inMemoryDatabase: true, seed: false, redisPrefix: `test-${unique()}`, ...opts });
+  const ds = running.deps.dataSource;
+
+  const request: TestServer['request'] = async (method, url, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined;
+    if (o.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    }
+    const res = await fetch(running.url + url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+
+  const createTenant: TestServer['createTenant'] = async (fields = {}) => {
+    const name = fields.name ?? `Tenant ${unique()}`;
+    const [row] = await ds.query(
+      `INSERT INTO tenants (name, status, "maxUsers", "maxConnections") VALUES ($1, $2, $3, $4) RETURNING id, name`,
+      [name, fields.status ?? 'active', fields.maxUsers ?? 10, fields.maxConnections ?? 3],
+    );
+    for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
+      await ds.query(`INSERT INTO settings ("tenantId", key, value) VALUES ($1, $2, $3)`, [row.id, key, value]);
+    }
+    return row;
+  };
+
+  const createUser: TestServer['createUser'] = async (tenantId, fields = {}) => {
+    const email = (fields.email ?? `${fields.profile ?? 'user'}-${unique()}@test.example.com`).toLowerCase();
+    const password = fields.password ?? `Pass-${unique()}!1`;
+    const profile = fields.profile ?? 'user';
+    const [row] = await ds.query(
+      `INSERT INTO users ("tenantId", name, email, "passwordHash", profile) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [tenantId, fields.name ?? `User ${profile}`, email, await hashPassword(password), profile],
+    );
+    await ds.query(`INSERT INTO user_tenants ("userId", "tenantId") VALUES ($1, $2)`, [row.id, tenantId]);
+    return { id: row.id, tenantId, email, password, profile };
+  };
+
+  const login: TestServer['login'] = async (user) => {
+    const res = await request('POST', '/auth/login/', { body: { email: user.email, password: user.password } });
+    if (res.status !== 200) throw new Error(`login failed for ${user.email}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+
+  const createTenantWithUsers: TestServer['createTenantWithUsers'] = async () => {
+    const tenant = await createTenant();
+    const users = {} as Record<'admin' | 'super' | 'user', TestUser & { token: string }>;
+    for (const profile of ['admin', 'super', 'user'] as const) {
+      const u = await createUser(tenant.id, { profile });
+      users[profile] = { ...u, token: (await login(u)).token };
+    }
+    return { tenant, users };
+  };
+
+  return { ...running, createTenant, createUser, login, createTenantWithUsers, request };
+}
