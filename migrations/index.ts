@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
+import { CrmBase1763710000000 } from './1763710000000-crm-base';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
-export const migrations = [Foundation1763700000000];
+export const migrations = [Foundation1763700000000, CrmBase1763710000000];

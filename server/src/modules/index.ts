@@ -1,6 +1,14 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { syncRoutes } from '../realtime/sync.routes';
+import { contactsRoutes } from './contacts/contacts.routes';
+import { demandsRoutes } from './demands/demands.routes';
+import { kanbanRoutes } from './kanban/kanban.routes';
+import { queuesRoutes } from './queues/queues.routes';
+import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
+import { settingsRoutes } from './settings/settings.routes';
+import { tagsRoutes } from './tags/tags.routes';
+import { teamsRoutes } from './teams/teams.routes';
 import { authRoutes } from './auth/auth.routes';
 import { healthRoutes } from './health/health.routes';
 import { plansRoutes } from './plans/plans.routes';
@@ -11,5 +19,15 @@ import { usersRoutes } from './users/users.routes';
  * Every module's router, in one list. A module adds itself here and nowhere else.
  */
 export function moduleRouters(deps: AppDeps): Router[] {
-  return [healthRoutes(deps), authRoutes(deps), syncRoutes(deps), usersRoutes(deps), tenantSettingsRoutes(deps), plansRoutes(deps)];
+  return [
+    healthRoutes(deps), authRoutes(deps), syncRoutes(deps), usersRoutes(deps), tenantSettingsRoutes(deps), plansRoutes(deps),
+    contactsRoutes(deps),
+    queuesRoutes(deps),
+    tagsRoutes(deps),
+    teamsRoutes(deps),
+    kanbanRoutes(deps),
+    demandsRoutes(deps),
+    quickMessagesRoutes(deps),
+    settingsRoutes(deps),
+  ];
 }
