@@ -1,0 +1,83 @@
+import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { REQUEST_TIMEOUT_MS } from '@shared/limits';
+import { currentApiBaseUrl } from '../app/config/app-config';
+import { loadingOverlay } from '../app/feedback/loading-overlay.store';
+import { showToast } from '../app/feedback/toaster';
+import { appStorage } from '../app/session/app-storage';
+import { handleUnauthorized, isLoggingOut, requestNewToken, markTenantBlocked } from '../app/session/session-controller';
+import { translate } from '../i18n/i18n-instance';
+import { describeError, errorCodeOf } from './error-mapper';
+import { createTokenRefresher } from './token-refresher';
+
+/**
+ * Per-endpoint options (`extraOptions`):
+ * - `anonymous`: a public call (login, password reset, public colours): no session handling.
+ * - `background`: polling and replay: no loading overlay.
+ */
+export interface AppQueryOptions {
+  anonymous?: boolean;
+  background?: boolean;
+}
+
+const rawBaseQuery = fetchBaseQuery({
+  // Read on every call: the desktop may learn its server address after start-up.
+  baseUrl: '',
+  timeout: REQUEST_TIMEOUT_MS,
+  prepareHeaders(headers) {
+    const token = appStorage.readToken();
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+const withBaseUrl = (args: string | FetchArgs): string | FetchArgs => {
+  const base = currentApiBaseUrl();
+  if (typeof args === 'string') return base + args;
+  return { ...args, url: base + args.url };
+};
+
+const refresher = createTokenRefresher(requestNewToken);
+
+const isSessionExpired = (error: FetchBaseQueryError | undefined): boolean =>
+  error?.status === 403 && errorCodeOf(error.data) === 'ERR_SESSION_EXPIRED';
+
+export const appBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, AppQueryOptions> = async (
+  args,
+  api,
+  extraOptions = {},
+) => {
+  const tracked = !extraOptions.background;
+  if (tracked) loadingOverlay.requestStarted();
+  try {
+    let result = await rawBaseQuery(withBaseUrl(args), api, extraOptions);
+    if (extraOptions.anonymous) return result;
+
+    if (isSessionExpired(result.error)) {
+      // Ask once for a new token and retry once (spec section 4); concurrent 403s share it.
+      const token = await refresher.refresh();
+      if (!token) {
+        handleUnauthorized(translate('errors.ERR_SESSION_EXPIRED'));
+        return result;
+      }
+      result = await rawBaseQuery(withBaseUrl(args), api, extraOptions);
+      if (isSessionExpired(result.error)) {
+        handleUnauthorized(translate('errors.ERR_SESSION_EXPIRED'));
+        return result;
+      }
+    }
+
+    const error = result.error;
+    if (!error) return result;
+    if (error.status === 401 && !isLoggingOut()) {
+      handleUnauthorized(describeError(error, translate));
+    } else if (error.status === 402 && errorCodeOf(error.data) === 'ERR_ASAAS_OVERDUE') {
+      markTenantBlocked();
+      showToast(describeError(error, translate), 'warning');
+    } else if (typeof error.status === 'number' && error.status >= 500) {
+      showToast(describeError(error, translate), 'danger');
+    }
+    return result;
+  } finally {
+    if (tracked) loadingOverlay.requestFinished();
+  }
+};

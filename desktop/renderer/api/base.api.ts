@@ -1,0 +1,15 @@
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { appBaseQuery } from './app-base-query';
+
+/**
+ * The one RTK Query API of the app. Each server domain adds its endpoints from its own file
+ * (`<domain>.api.ts`) with injectEndpoints, as Grafana does at scale.
+ */
+export const TAG_TYPES = ['User', 'Settings', 'SystemColors', 'Plan'] as const;
+
+export const baseApi = createApi({
+  reducerPath: 'api',
+  baseQuery: appBaseQuery,
+  tagTypes: TAG_TYPES,
+  endpoints: () => ({}),
+});

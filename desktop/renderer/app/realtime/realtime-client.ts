@@ -1,0 +1,153 @@
+import { SOCKET_EVENTS, type DomainEventEnvelope, type SyncResponse } from '@shared/events';
+
+/**
+ * The Socket.IO client of spec section 7: token authentication, automatic reconnection trying
+ * websocket then polling, a reconnect after a server-initiated disconnect unless the token was
+ * refused, `<tenantId>:setUserActive` after each connect, and replay of missed events.
+ *
+ * Every event carries a per-tenant `seq`. The client remembers the last one it applied; after a
+ * reconnect it asks GET /sync?since=<seq> and applies what it missed, in order, before the
+ * events that arrive live meanwhile (which are held back until the replay is done). When the
+ * server answers `reload: true`, or the client never saw a seq, it refetches instead.
+ */
+
+/** The part of a socket.io-client Socket this module uses (a fake in tests). */
+export interface SocketLike {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  emit(event: string, ...args: unknown[]): unknown;
+  connect(): unknown;
+  disconnect(): unknown;
+}
+
+export interface SocketOptions {
+  auth: (cb: (data: { token: string | null }) => void) => void;
+  reconnection: true;
+  transports: ['websocket', 'polling'];
+}
+
+export interface RealtimeClientDeps {
+  createSocket(options: SocketOptions): SocketLike;
+  getToken(): string | null;
+  tenantId: number;
+  fetchSince(seq: number): Promise<SyncResponse>;
+  onEvent(event: DomainEventEnvelope): void;
+  /** Refetch everything: the gap cannot be replayed. */
+  onResyncRequired(): void;
+  /** The server refused the token: log out and go to login. */
+  onTokenInvalid(): void;
+  /** The access token expired at handshake: get a new one; false when that is refused. */
+  refreshToken(): Promise<boolean>;
+  onError?(error: unknown): void;
+}
+
+export interface RealtimeClient {
+  connect(): void;
+  disconnect(): void;
+  lastSeq(): number | null;
+}
+
+const isEnvelope = (value: unknown): value is DomainEventEnvelope =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as DomainEventEnvelope).seq === 'number' &&
+  typeof (value as DomainEventEnvelope).name === 'string';
+
+export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
+  let socket: SocketLike | null = null;
+  let lastSeq: number | null = null;
+  let connectedBefore = false;
+  let tokenRefused = false;
+  let closedByClient = false;
+  let replaying = false;
+  let heldBack: DomainEventEnvelope[] = [];
+
+  const apply = (event: DomainEventEnvelope) => {
+    if (lastSeq !== null && event.seq <= lastSeq) return; // already applied (replay overlap)
+    lastSeq = event.seq;
+    deps.onEvent(event);
+  };
+
+  const refuseToken = () => {
+    if (tokenRefused) return;
+    tokenRefused = true;
+    socket?.disconnect();
+    deps.onTokenInvalid();
+  };
+
+  async function replay() {
+    if (lastSeq === null) {
+      deps.onResyncRequired();
+      return;
+    }
+    replaying = true;
+    try {
+      const answer = await deps.fetchSince(lastSeq);
+      if (answer.reload) {
+        deps.onResyncRequired();
+        lastSeq = answer.lastSeq;
+      } else {
+        for (const event of [...answer.events].sort((a, b) => a.seq - b.seq)) apply(event);
+        if (lastSeq === null || answer.lastSeq > lastSeq) lastSeq = answer.lastSeq;
+      }
+    } catch (error) {
+      // The replay failed (offline again, server restarting): refetching is the safe answer.
+      deps.onError?.(error);
+      deps.onResyncRequired();
+    } finally {
+      replaying = false;
+      const pending = heldBack.sort((a, b) => a.seq - b.seq);
+      heldBack = [];
+      for (const event of pending) apply(event);
+    }
+  }
+
+  function connect() {
+    if (socket) return;
+    closedByClient = false;
+    tokenRefused = false;
+    const current = deps.createSocket({
+      auth: (cb) => cb({ token: deps.getToken() }),
+      reconnection: true,
+      transports: ['websocket', 'polling'],
+    });
+    socket = current;
+
+    current.on('connect', () => {
+      current.emit(`${deps.tenantId}:${SOCKET_EVENTS.setUserActive}`);
+      if (connectedBefore) void replay();
+      connectedBefore = true;
+    });
+
+    current.on('event', (event: unknown) => {
+      if (!isEnvelope(event)) return;
+      if (replaying) heldBack.push(event);
+      else apply(event);
+    });
+
+    current.on(SOCKET_EVENTS.invalidToken, refuseToken);
+
+    current.on('disconnect', (reason: string) => {
+      // Socket.IO does not reconnect by itself after the server closed the connection.
+      if (reason === 'io server disconnect' && !tokenRefused && !closedByClient) current.connect();
+    });
+
+    current.on('connect_error', (error: { data?: { error?: string; event?: string } }) => {
+      const code = error?.data?.error;
+      if (code === 'ERR_SESSION_EXPIRED') {
+        void deps.refreshToken().then((ok) => (ok && !closedByClient ? current.connect() : refuseToken()));
+      } else if (error?.data?.event === SOCKET_EVENTS.invalidToken || code === 'ERR_INVALID_TOKEN') {
+        refuseToken();
+      }
+    });
+  }
+
+  return {
+    connect,
+    disconnect() {
+      closedByClient = true;
+      socket?.disconnect();
+      socket = null;
+    },
+    lastSeq: () => lastSeq,
+  };
+}

@@ -1,0 +1,56 @@
+import { io } from 'socket.io-client';
+import { baseApi, TAG_TYPES } from '../../api/base.api';
+import { syncApi } from '../../api/sync.api';
+import { usersApi, type UserProfile } from '../../api/users.api';
+import { translate } from '../../i18n/i18n-instance';
+import { currentSocketUrl } from '../config/app-config';
+import { appStorage } from '../session/app-storage';
+import { handleUnauthorized, requestNewToken } from '../session/session-controller';
+import { profileChanged } from '../session/session.slice';
+import type { AppStore } from '../store';
+import { planCacheUpdates } from './event-dispatcher';
+import { createRealtimeClient, type RealtimeClient } from './realtime-client';
+
+/** Wires the realtime client to the store: events patch the RTK Query caches. */
+let client: RealtimeClient | null = null;
+
+export function connectRealtime(store: AppStore, tenantId: number): void {
+  if (client) return;
+  client = createRealtimeClient({
+    createSocket: (options) => io(currentSocketUrl(), options),
+    getToken: () => appStorage.readToken(),
+    tenantId,
+    fetchSince: (seq) =>
+      store.dispatch(syncApi.endpoints.getEventsSince.initiate(seq, { forceRefetch: true, subscribe: false })).unwrap(),
+    onEvent(event) {
+      for (const update of planCacheUpdates(event)) {
+        if (update.kind === 'invalidate') {
+          store.dispatch(baseApi.util.invalidateTags(update.tags));
+          continue;
+        }
+        store.dispatch(
+          usersApi.util.updateQueryData('getUser', update.userId, (draft) => {
+            Object.assign(draft, update.patch as Partial<UserProfile>);
+          }),
+        );
+        const session = store.getState().session;
+        if (update.userId === session.userId) {
+          const { profile, name } = update.patch as Partial<UserProfile>;
+          if (profile || name) {
+            appStorage.patchUser({ profile, username: name });
+            store.dispatch(profileChanged({ profile, username: name }));
+          }
+        }
+      }
+    },
+    onResyncRequired: () => store.dispatch(baseApi.util.invalidateTags([...TAG_TYPES])),
+    onTokenInvalid: () => handleUnauthorized(translate('errors.ERR_INVALID_TOKEN')),
+    refreshToken: async () => (await requestNewToken().catch(() => null)) !== null,
+  });
+  client.connect();
+}
+
+export function disconnectRealtime(): void {
+  client?.disconnect();
+  client = null;
+}

@@ -1,0 +1,99 @@
+import { LOGIN_REDIRECT_AFTER_401_MS, REQUEST_TIMEOUT_MS } from '@shared/limits';
+import { currentApiBaseUrl, isDesktop } from '../config/app-config';
+import { showToast } from '../feedback/toaster';
+import { KEYS_CLEARED_ON_LOGOUT, KEYS_CLEARED_ON_UNAUTHORIZED, appStorage, type LoginResponse } from './app-storage';
+import { darkModeChanged, sessionCleared, sessionStarted, tenantBlockedChanged, tokenRefreshed } from './session.slice';
+
+/**
+ * Session side effects that start outside React (an HTTP answer, a socket event): clearing the
+ * session, the delayed redirect to login, token refresh. The app registers its store dispatch,
+ * router navigation and realtime client here at start-up.
+ */
+interface SessionControllerDeps {
+  dispatch(action: unknown): void;
+  navigate(path: string): void;
+  disconnectRealtime(): void;
+  resetApiCache(): void;
+}
+
+let deps: SessionControllerDeps | null = null;
+let loggingOut = false;
+let redirectTimer: ReturnType<typeof setTimeout> | null = null;
+
+export function configureSessionController(value: SessionControllerDeps): void {
+  deps = value;
+}
+
+export const isLoggingOut = (): boolean => loggingOut;
+
+/** Stores the login answer (spec section 3 keys) and starts the session in the store. */
+export function startSession(response: LoginResponse): void {
+  if (redirectTimer) clearTimeout(redirectTimer);
+  redirectTimer = null;
+  loggingOut = false;
+  appStorage.writeLogin(response, { keepRefreshToken: isDesktop() });
+  const stored = appStorage.readSession();
+  if (stored) deps?.dispatch(sessionStarted(stored));
+}
+
+/**
+ * 401 (spec section 4): drop token, username, profile and userId, show the message and go to
+ * login 2 s later, so the user can read why. Several failing calls produce one redirect.
+ */
+export function handleUnauthorized(message: string): void {
+  if (loggingOut || redirectTimer) return;
+  appStorage.clear(KEYS_CLEARED_ON_UNAUTHORIZED);
+  deps?.dispatch(sessionCleared());
+  deps?.disconnectRealtime();
+  showToast(message, 'danger');
+  redirectTimer = setTimeout(() => {
+    redirectTimer = null;
+    deps?.resetApiCache();
+    deps?.navigate('/login');
+  }, LOGIN_REDIRECT_AFTER_401_MS);
+}
+
+/**
+ * Explicit logout: the server revokes the session; whatever it answers, the local session ends
+ * and no 401 handling runs meanwhile (spec: "except on logout").
+ */
+export async function endSession(callServer: () => Promise<unknown>): Promise<void> {
+  loggingOut = true;
+  try {
+    await callServer().catch(() => undefined);
+  } finally {
+    deps?.disconnectRealtime();
+    appStorage.clear(KEYS_CLEARED_ON_LOGOUT);
+    deps?.dispatch(sessionCleared());
+    deps?.resetApiCache();
+    deps?.navigate('/login');
+    loggingOut = false;
+  }
+}
+
+/** POST /auth/refresh_token with the cookie (web) or the stored refresh token (desktop). */
+export async function requestNewToken(): Promise<string | null> {
+  const refreshToken = appStorage.readRefreshToken();
+  const response = await fetch(`${currentApiBaseUrl()}/auth/refresh_token`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(refreshToken ? { refreshToken } : {}),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  if (!response.ok) return null;
+  const body = (await response.json().catch(() => null)) as { token?: string; refreshToken?: string } | null;
+  if (!body?.token) return null;
+  appStorage.writeTokens(body.token, body.refreshToken, { keepRefreshToken: isDesktop() });
+  deps?.dispatch(tokenRefreshed(body.token));
+  return body.token;
+}
+
+export function markTenantBlocked(): void {
+  deps?.dispatch(tenantBlockedChanged(true));
+}
+
+export function rememberDarkMode(isDark: boolean): void {
+  appStorage.patchUser({ configs: { isDark } });
+  deps?.dispatch(darkModeChanged(isDark));
+}
