@@ -12,7 +12,7 @@ import { moduleRouters } from './modules';
 
 /** Builds the Koa app from explicit dependencies (ARCHITECTURE: Server). */
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: true });
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   app.use(requestId(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(

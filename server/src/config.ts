@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   BODY_LIMIT: z.string().default('1mb'),
   CORS_ORIGINS: z.string().default('*'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('out/web'),
   SYNC_MAX_EVENTS: z.coerce.number().int().positive().default(1000),
@@ -57,6 +58,8 @@ export interface Config {
   loginRateLimitWindowMs: number;
   bodyLimit: string;
   corsOrigins: string[] | '*';
+  /** Read the client IP from X-Forwarded-For (only behind a proxy that overwrites it). */
+  trustProxy: boolean;
   logLevel: string;
   webDist: string;
   syncMaxEvents: number;
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimitMax: e.LOGIN_RATE_LIMIT_MAX,
     loginRateLimitWindowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS,
     bodyLimit: e.BODY_LIMIT,
+    trustProxy: e.TRUST_PROXY === 'true',
     corsOrigins: e.CORS_ORIGINS === '*' ? '*' : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),

@@ -29,7 +29,8 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         ctx.body = { error: 'ERR_PAYLOAD_TOO_LARGE', message: ERROR_CODES.ERR_PAYLOAD_TOO_LARGE.message, requestId } satisfies ErrorBody;
         return;
       }
-      if (status === 400 && (err as { type?: string }).type?.startsWith('entity.parse')) {
+      // Body-parser failures (invalid JSON, bad encoding) are the client's fault: 400, not 500.
+      if (status === 400 || status === 415) {
         ctx.status = 400;
         ctx.body = {
           error: 'ERR_VALIDATION',
