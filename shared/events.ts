@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors';
+
 /**
  * Realtime event names (spec section 7). Tenant-scoped events are emitted as `<tenantId>:<name>`
  * on the wire for anchor-client compatibility, and also carried with their `seq` for replay.
@@ -43,4 +45,11 @@ export interface SyncResponse {
   events: DomainEventEnvelope[];
   lastSeq: number;
   reload: boolean;
+}
+
+/** Payload of the invalid-token event; the socket is disconnected right after it. */
+export interface InvalidTokenPayload {
+  /** ERR_INVALID_TOKEN (log in again), ERR_SESSION_EXPIRED (refresh once) or ERR_TENANT_INACTIVE. */
+  error: ErrorCode;
+  message: string;
 }

@@ -20,4 +20,6 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
+  /** Namespace of this deployment's Redis keys and channels (Bull, rate limits, Socket.IO). */
+  keyPrefix?: string;
 }

@@ -14,6 +14,7 @@ import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit';
 import { createJobQueue } from './jobs';
 import { createMailer } from './core/smtp-mailer';
 import { DomainEvents } from './realtime/domain-events';
+import { scheduleEventPruning } from './realtime/event-retention';
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub';
 import { seedDatabase } from './seed/seed';
 
@@ -25,7 +26,7 @@ export interface StartOptions {
   logger?: Logger;
   clock?: Clock;
   mailer?: Mailer;
-  /** Prefix for Bull and rate-limit keys in Redis, so parallel test files do not meet. */
+  /** Prefix for Bull, rate-limit and Socket.IO keys in Redis, so parallel test servers do not meet. */
   redisPrefix?: string;
 }
 
@@ -69,7 +70,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     mailer: opts.mailer ?? createMailer(config, logger),
     rateLimiter: redis ? new RedisRateLimiter(redis, `${prefix}:rl:`) : new MemoryRateLimiter(),
     redis,
+    keyPrefix: prefix,
   };
+  await scheduleEventPruning(deps);
   const app = createApp(deps);
   const http = createServer(app.callback());
   const hub = createRealtimeHub(http, deps);

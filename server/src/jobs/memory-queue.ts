@@ -20,7 +20,7 @@ export class MemoryJobQueue implements JobQueue {
   readonly driver = 'memory' as const;
   private readonly handlers = new Map<string, JobHandler<any>>();
   private readonly jobs = new Map<string, PendingJob>();
-  private readonly intervals: NodeJS.Timeout[] = [];
+  private readonly intervals = new Map<string, NodeJS.Timeout>();
   private readonly stats = new Map<string, { failed: number; completed: number }>();
   private closed = false;
 
@@ -44,9 +44,12 @@ export class MemoryJobQueue implements JobQueue {
     if (typeof schedule !== 'number') {
       throw new Error(`memory job driver runs intervals in ms; cron "${schedule}" needs REDIS_URL (Bull)`);
     }
-    const timer = setInterval(() => void this.enqueue(name, data ?? {}), schedule);
+    // One pending run at a time, as with Bull's repeat: a slow run does not pile up the next ones.
+    const timer = setInterval(() => void this.enqueue(name, data ?? {}, { jobId: `every:${name}` }), schedule);
     timer.unref();
-    this.intervals.push(timer);
+    // A new schedule for the same name replaces the old one, as with the Bull driver.
+    clearInterval(this.intervals.get(name));
+    this.intervals.set(name, timer);
   }
 
   async counts(name: string) {
@@ -65,7 +68,7 @@ export class MemoryJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.intervals) clearInterval(t);
+    for (const t of this.intervals.values()) clearInterval(t);
     for (const j of this.jobs.values()) if (j.timer) clearTimeout(j.timer);
     this.jobs.clear();
   }
@@ -100,7 +103,8 @@ export class MemoryJobQueue implements JobQueue {
       const attempts = job.opts.attempts ?? 1;
       if (job.attempt < attempts && !this.closed) {
         const base = job.opts.backoff?.delay ?? 0;
-        const wait = job.opts.backoff?.type === 'exponential' ? base * 2 ** (job.attempt - 1) : base;
+        // Same curve as Bull's exponential backoff (d, 3d, 7d, ...) so both drivers behave alike.
+        const wait = job.opts.backoff?.type === 'exponential' ? Math.round((2 ** job.attempt - 1) * base) : base;
         job.state = 'delayed';
         this.schedule(job, wait);
       } else {

@@ -42,6 +42,10 @@ export class DomainEvents {
   }
 }
 
+/**
+ * Takes the tenant's next seq and records the event in one statement. (A bare UPDATE ...
+ * RETURNING would not do: TypeORM answers UPDATE with [rows, affected], not the rows.)
+ */
 export async function recordEvent(
   tx: EntityManager,
   tenantId: number,
@@ -49,17 +53,16 @@ export async function recordEvent(
   payload: unknown,
   audience: EventAudience,
 ): Promise<DomainEvent> {
-  const rows: { seq: string }[] = await tx.query(
-    `UPDATE tenants SET "eventSeq" = "eventSeq" + 1 WHERE id = $1 RETURNING "eventSeq" AS seq`,
-    [tenantId],
-  );
-  if (!rows[0]) throw new Error(`recordEvent: tenant ${tenantId} does not exist`);
   const inserted: DomainEvent[] = await tx.query(
-    `INSERT INTO domain_events ("tenantId", seq, name, payload, audience)
-     VALUES ($1, $2, $3, $4, $5)
+    `WITH next AS (
+       UPDATE tenants SET "eventSeq" = "eventSeq" + 1 WHERE id = $1 RETURNING id, "eventSeq"
+     )
+     INSERT INTO domain_events ("tenantId", seq, name, payload, audience)
+     SELECT id, "eventSeq", $2::varchar, $3::jsonb, $4::jsonb FROM next
      RETURNING id, "tenantId", seq, name, payload, audience, "createdAt"`,
-    [tenantId, rows[0].seq, name, JSON.stringify(payload ?? null), JSON.stringify(audience)],
+    [tenantId, name, JSON.stringify(payload ?? null), JSON.stringify(audience)],
   );
+  if (!inserted[0]) throw new Error(`recordEvent: tenant ${tenantId} does not exist`);
   return inserted[0];
 }
 

@@ -1,7 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server as SocketServer, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { SOCKET_EVENTS } from '@shared/events';
+import type { Redis } from 'ioredis';
+import { SOCKET_EVENTS, type InvalidTokenPayload } from '@shared/events';
 import { AppError } from '../core/app-error';
 import type { AuthContext } from '../core/auth-context';
 import type { DomainEvent } from '../db/entities';
@@ -26,35 +27,55 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     transports: ['websocket', 'polling'],
     serveClient: false,
   });
+  const adapterClients: Redis[] = [];
   if (deps.redis) {
     const pub = deps.redis.duplicate();
     const sub = deps.redis.duplicate();
-    io.adapter(createAdapter(pub, sub));
+    adapterClients.push(pub, sub);
+    // The channel key carries the deployment's prefix: servers of another deployment (or a
+    // parallel test server) on the same Redis never receive these broadcasts.
+    io.adapter(createAdapter(pub, sub, { key: `${deps.keyPrefix ?? 'atende'}:socket.io` }));
   }
+  let closing = false;
 
+  // A bad token does not fail the handshake: the socket is accepted just long enough to be told
+  // why (spec section 7: the client reacts to the invalid-token event by going to login),
+  // which a rejected handshake (connect_error) could not carry to clients of the anchor API.
   io.use(async (socket, next) => {
     const token =
       (socket.handshake.auth as { token?: string } | undefined)?.token ??
       (typeof socket.handshake.query.token === 'string' ? socket.handshake.query.token : undefined);
     try {
       socket.data.auth = await authenticate(deps.dataSource, deps.config.jwtSecret, token);
-      next();
     } catch (err) {
-      const code = err instanceof AppError ? err.code : 'ERR_INVALID_TOKEN';
-      const error = new Error(code) as Error & { data?: unknown };
-      error.data = { error: code, event: SOCKET_EVENTS.invalidToken };
-      next(error);
+      if (!(err instanceof AppError)) {
+        // Not the token's fault (database down): refuse this try, the client reconnects later
+        // instead of being sent to the login screen.
+        deps.logger.error({ err }, 'socket authentication failed');
+        return next(new Error('ERR_INTERNAL'));
+      }
+      socket.data.authError = err;
     }
+    next();
   });
 
   io.on('connection', (socket: Socket) => {
+    const authError = socket.data.authError as AppError | undefined;
+    if (authError) {
+      const payload: InvalidTokenPayload = { error: authError.code, message: authError.message };
+      socket.emit(SOCKET_EVENTS.invalidToken, payload);
+      socket.disconnect(true);
+      return;
+    }
     const auth = socket.data.auth as AuthContext;
-    for (const room of roomsOf(auth)) void socket.join(room);
+    void socket.join(roomsOf(auth));
     socket.on(`${auth.tenantId}:${SOCKET_EVENTS.setUserActive}`, () => void markOnline(deps, auth, true));
     socket.on('disconnect', () => {
-      void stillConnected(io, auth.userId).then((connected) => {
-        if (!connected) void markOnline(deps, auth, false);
-      });
+      // On shutdown the user is not leaving: another server takes the reconnect.
+      if (closing) return;
+      void stillConnected(io, auth.userId)
+        .then((connected) => (connected ? undefined : markOnline(deps, auth, false)))
+        .catch((err) => deps.logger.warn({ err, userId: auth.userId }, 'could not check remaining sockets'));
     });
   });
 
@@ -68,7 +89,9 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
       io.to(rooms).emit(`${event.tenantId}:${event.name}`, event.payload);
     },
     async close() {
+      closing = true;
       await new Promise<void>((resolve) => io.close(() => resolve()));
+      for (const c of adapterClients) await c.quit().catch(() => c.disconnect());
     },
   };
 }
@@ -78,16 +101,23 @@ async function stillConnected(io: SocketServer, userId: number): Promise<boolean
   return sockets.length > 0;
 }
 
-/** `{tenantId}:setUserActive` marks the user online and tells the tenant (user status update). */
+/**
+ * `{tenantId}:setUserActive` marks the user online and tells the tenant (user status update);
+ * the user's last socket leaving marks them offline. Only a change is announced: clients send
+ * setUserActive on every reconnect, and a user who never went online does not "leave".
+ */
 async function markOnline(deps: AppDeps, auth: AuthContext, online: boolean): Promise<void> {
   try {
     await deps.events.transaction(async (tx, emit) => {
-      await tx.query(`UPDATE users SET "isOnline" = $1, "lastOnline" = now() WHERE id = $2 AND "tenantId" = $3`, [
-        online,
+      const [user] = (await tx.query(`SELECT "isOnline" FROM users WHERE id = $1 AND "tenantId" = $2 FOR UPDATE`, [
         auth.userId,
         auth.tenantId,
-      ]);
-      await emit(auth.tenantId, SOCKET_EVENTS.userStatus, { userId: auth.userId, isOnline: online });
+      ])) as { isOnline: boolean }[];
+      if (!user) return;
+      await tx.query(`UPDATE users SET "isOnline" = $1, "lastOnline" = now() WHERE id = $2`, [online, auth.userId]);
+      if (user.isOnline !== online) {
+        await emit(auth.tenantId, SOCKET_EVENTS.userStatus, { userId: auth.userId, isOnline: online });
+      }
     });
   } catch (err) {
     deps.logger.warn({ err, userId: auth.userId }, 'could not update online status');
