@@ -1,0 +1,66 @@
+import { DESKTOP_EVENT_NAMES, DESKTOP_LIMITS, type DesktopEventName, type DesktopNotificationRequest } from '@shared/desktop-api';
+import { hasControlCharacters } from '../security/control-characters';
+
+/**
+ * Everything arriving over IPC is untrusted input: a renderer compromised by a malicious message
+ * could call the bridge with anything. These parsers accept exactly the documented shapes.
+ */
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isValidTicketId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+export function parseNotificationRequest(input: unknown): Parsed<DesktopNotificationRequest> {
+  if (!isPlainObject(input)) return { ok: false, error: 'notification must be an object' };
+  const { title, body, ticketId } = input;
+  if (typeof title !== 'string' || title.trim().length === 0) return { ok: false, error: 'title must be a non-empty string' };
+  if (title.length > DESKTOP_LIMITS.notificationTitleMax) {
+    return { ok: false, error: `title must be at most ${DESKTOP_LIMITS.notificationTitleMax} characters` };
+  }
+  if (typeof body !== 'string') return { ok: false, error: 'body must be a string' };
+  if (body.length > DESKTOP_LIMITS.notificationBodyMax) {
+    return { ok: false, error: `body must be at most ${DESKTOP_LIMITS.notificationBodyMax} characters` };
+  }
+  if (hasControlCharacters(title) || hasControlCharacters(body)) {
+    return { ok: false, error: 'title and body must not contain control characters' };
+  }
+  if (ticketId !== undefined && ticketId !== null && !isValidTicketId(ticketId)) {
+    return { ok: false, error: 'ticketId must be a positive integer' };
+  }
+  const value: DesktopNotificationRequest = { title: title.trim(), body };
+  if (isValidTicketId(ticketId)) value.ticketId = ticketId;
+  return { ok: true, value };
+}
+
+/**
+ * Badge counts come from unread counters: anything that is not a finite number shows no badge,
+ * fractions round down, and the value is capped so the dock label stays readable.
+ */
+export function clampBadgeCount(input: unknown): number {
+  if (typeof input !== 'number' || Number.isNaN(input)) return 0;
+  if (input === Number.POSITIVE_INFINITY) return DESKTOP_LIMITS.badgeCountMax;
+  if (input <= 0) return 0;
+  return Math.min(Math.floor(input), DESKTOP_LIMITS.badgeCountMax);
+}
+
+/** Refresh tokens are JWTs or opaque ids: printable ASCII without spaces, bounded length. */
+export function parseRefreshToken(input: unknown): Parsed<string> {
+  if (typeof input !== 'string' || input.length === 0) return { ok: false, error: 'token must be a non-empty string' };
+  if (input.length > DESKTOP_LIMITS.refreshTokenMax) {
+    return { ok: false, error: `token must be at most ${DESKTOP_LIMITS.refreshTokenMax} characters` };
+  }
+  if (!/^[\x21-\x7e]+$/.test(input)) return { ok: false, error: 'token must be printable ASCII without spaces' };
+  return { ok: true, value: input };
+}
+
+export function parseListeningEvent(input: unknown): DesktopEventName | null {
+  return typeof input === 'string' && (DESKTOP_EVENT_NAMES as readonly string[]).includes(input)
+    ? (input as DesktopEventName)
+    : null;
+}

@@ -1,0 +1,87 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The parts of Electron's safeStorage used here (injected, so tests run under plain Node). */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  /** Linux only: which secret store backs the encryption key. */
+  getSelectedStorageBackend?(): string;
+}
+
+export interface SecureTokenStore {
+  /** Encrypts and writes the token; false (and nothing written) when no secure store exists. */
+  save(token: string): Promise<boolean>;
+  /** The stored token, or null when none is stored or it can no longer be decrypted. */
+  load(): Promise<string | null>;
+  clear(): Promise<void>;
+  isAvailable(): boolean;
+}
+
+export interface SecureTokenStoreOptions {
+  safeStorage: SafeStorageLike;
+  /** e.g. path.join(app.getPath('userData'), 'refresh-token.bin') */
+  filePath: string;
+  platform: NodeJS.Platform;
+}
+
+/**
+ * On Linux without a keyring Electron falls back to the "basic_text" backend, whose key is a
+ * constant compiled into Chromium: the file would be obfuscated, not protected. We treat that as
+ * "no secure store" and keep the token in memory only (the agent signs in again next start).
+ */
+const INSECURE_LINUX_BACKENDS = new Set(['basic_text', 'unknown']);
+
+export function createSecureTokenStore(options: SecureTokenStoreOptions): SecureTokenStore {
+  const { safeStorage, filePath, platform } = options;
+
+  const isAvailable = () => {
+    if (!safeStorage.isEncryptionAvailable()) return false;
+    if (platform === 'linux' && safeStorage.getSelectedStorageBackend) {
+      return !INSECURE_LINUX_BACKENDS.has(safeStorage.getSelectedStorageBackend());
+    }
+    return true;
+  };
+
+  const clear = async () => {
+    await rm(filePath, { force: true });
+  };
+
+  return {
+    isAvailable,
+    async save(token) {
+      if (!isAvailable()) {
+        // A token that cannot be protected must not survive on disk from an earlier run either.
+        await clear();
+        return false;
+      }
+      const encrypted = safeStorage.encryptString(token);
+      await mkdir(path.dirname(filePath), { recursive: true });
+      // Write then rename: a crash mid-write leaves the previous token, never a truncated file.
+      const temporary = `${filePath}.${process.pid}.tmp`;
+      await writeFile(temporary, encrypted, { mode: 0o600 });
+      await rename(temporary, filePath);
+      return true;
+    },
+    async load() {
+      if (!isAvailable()) return null;
+      let encrypted: Buffer;
+      try {
+        encrypted = await readFile(filePath);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+      try {
+        return safeStorage.decryptString(encrypted);
+      } catch {
+        // The OS key changed (new keychain, profile restored on another machine): the token is
+        // unrecoverable, so drop it and let the agent sign in again.
+        await clear();
+        return null;
+      }
+    },
+    clear,
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The contract between the Electron main process, the preload bridge and the renderer.
+ *
+ * The renderer sees exactly one object, `window.desktop` (absent in the web app). Every IPC
+ * channel it can cause traffic on is listed in DESKTOP_IPC below; the preload only ever uses these
+ * constants, so there is no generic `send(channel)` to abuse (Mattermost / Element desktop).
+ * This file is imported by main, preload and renderer: it must stay free of Node and DOM APIs.
+ */
+
+/** Renderer -> main requests (ipcRenderer.invoke / ipcMain.handle). */
+export const DESKTOP_INVOKE_CHANNELS = {
+  showNotification: 'desktop:notification:show',
+  setBadgeCount: 'desktop:badge:set',
+  getRefreshToken: 'desktop:refresh-token:get',
+  setRefreshToken: 'desktop:refresh-token:set',
+  clearRefreshToken: 'desktop:refresh-token:clear',
+} as const;
+
+/** Main -> renderer pushes (webContents.send / ipcRenderer.on). */
+export const DESKTOP_EVENT_CHANNELS = {
+  deepLink: 'desktop:deep-link',
+  notificationClick: 'desktop:notification:click',
+} as const;
+
+/**
+ * Renderer -> main one-way signal: "a listener for this event now exists". Main holds deep links
+ * and notification clicks that arrive before the React app subscribed (cold start from a link).
+ */
+export const DESKTOP_LISTENING_CHANNEL = 'desktop:renderer:listening' as const;
+
+export const DESKTOP_IPC = {
+  invoke: DESKTOP_INVOKE_CHANNELS,
+  events: DESKTOP_EVENT_CHANNELS,
+  listening: DESKTOP_LISTENING_CHANNEL,
+} as const;
+
+export type DesktopInvokeChannel = (typeof DESKTOP_INVOKE_CHANNELS)[keyof typeof DESKTOP_INVOKE_CHANNELS];
+export type DesktopEventChannel = (typeof DESKTOP_EVENT_CHANNELS)[keyof typeof DESKTOP_EVENT_CHANNELS];
+export type DesktopEventName = keyof typeof DESKTOP_EVENT_CHANNELS;
+
+export const DESKTOP_EVENT_NAMES = Object.keys(DESKTOP_EVENT_CHANNELS) as DesktopEventName[];
+
+/** Limits enforced by main on every request; exported so the renderer can respect them up front. */
+export const DESKTOP_LIMITS = {
+  notificationTitleMax: 120,
+  notificationBodyMax: 1000,
+  badgeCountMax: 9999,
+  refreshTokenMax: 4096,
+  deepLinkMax: 2048,
+} as const;
+
+/** The deep-link scheme registered with the operating system (`atende://tickets/42`). */
+export const DEEP_LINK_SCHEME = 'atende';
+
+/**
+ * Values the main process hands to the sandboxed preload as command-line switches
+ * (webPreferences.additionalArguments): a sandboxed preload cannot read package.json or the
+ * configuration, and a synchronous IPC round trip would block the renderer at startup.
+ */
+export const DESKTOP_ARGUMENTS = {
+  appVersion: '--atende-app-version=',
+  apiBaseUrl: '--atende-api-base-url=',
+} as const;
+
+export type DesktopArgumentName = keyof typeof DESKTOP_ARGUMENTS;
+
+export function formatDesktopArgument(name: DesktopArgumentName, value: string): string {
+  return `${DESKTOP_ARGUMENTS[name]}${value}`;
+}
+
+/** Returns the switch's value, or '' when it is missing. */
+export function readDesktopArgument(argv: readonly string[], name: DesktopArgumentName): string {
+  const prefix = DESKTOP_ARGUMENTS[name];
+  const found = argv.find((arg) => arg.startsWith(prefix));
+  return found ? found.slice(prefix.length) : '';
+}
+
+export type DesktopPlatform = 'darwin' | 'win32' | 'linux';
+
+export interface DesktopNotificationRequest {
+  title: string;
+  body: string;
+  /** When set, clicking the notification reports this ticket through onNotificationClick. */
+  ticketId?: number;
+}
+
+export interface NotificationClick {
+  ticketId: number;
+}
+
+/** A validated `atende://` link: the renderer maps `path` to one of its hash routes. */
+export interface DeepLink {
+  /** Always starts with `/`, e.g. `/tickets/42`. */
+  path: string;
+  query: Record<string, string>;
+}
+
+export type Unsubscribe = () => void;
+
+export interface DesktopApi {
+  readonly appVersion: string;
+  readonly platform: DesktopPlatform;
+  /**
+   * Origin of the server this console talks to (`https://app.example.com`, no trailing slash).
+   * The renderer uses it for REST and Socket.IO; it is exactly the origin main allows in the
+   * Content-Security-Policy, so any other address would be blocked by the policy anyway.
+   */
+  readonly apiBaseUrl: string;
+  /** Shows a native notification; rejects when main refuses the input (empty title, too long...). */
+  notify(request: DesktopNotificationRequest): Promise<void>;
+  /** Dock / launcher badge; main clamps to 0..DESKTOP_LIMITS.badgeCountMax. */
+  setBadgeCount(count: number): Promise<void>;
+  onDeepLink(listener: (link: DeepLink) => void): Unsubscribe;
+  onNotificationClick(listener: (click: NotificationClick) => void): Unsubscribe;
+  /**
+   * The refresh token, encrypted at rest with the OS keychain (Electron safeStorage). `set`
+   * resolves false when no secure store exists on this machine: the token is then not persisted
+   * and the agent signs in again at next start, rather than the token being written in clear.
+   */
+  readonly refreshToken: {
+    get(): Promise<string | null>;
+    set(token: string): Promise<boolean>;
+    clear(): Promise<void>;
+  };
+}
+
+declare global {
+  interface Window {
+    /** Present only inside the desktop app; the web app runs without it. */
+    desktop?: DesktopApi;
+  }
+}
