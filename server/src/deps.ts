@@ -7,6 +7,7 @@ import type { Mailer } from './core/mailer';
 import type { JobQueue } from './jobs/job-queue';
 import type { DomainEvents } from './realtime/domain-events';
 import type { RateLimiter } from './http/rate-limit';
+import type { SessionTerminator } from './realtime/session-terminator';
 
 /** Everything the app is built from. Tests build it with fakes of the outside world only. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   jobs: JobQueue;
   mailer: Mailer;
   rateLimiter: RateLimiter;
+  /** Ends the live sockets of revoked sessions (logout, refresh replay, password change). */
+  sessions: SessionTerminator;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
   /** Namespace of this deployment's Redis keys and channels (Bull, rate limits, Socket.IO). */

@@ -17,6 +17,7 @@ import { DomainEvents } from './realtime/domain-events';
 import { scheduleEventPruning } from './realtime/event-retention';
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub';
 import { seedDatabase } from './seed/seed';
+import { SocketSessionTerminator } from './realtime/session-terminator';
 
 export interface StartOptions {
   /** Embedded PostgreSQL in memory instead of DATA_DIR (tests). */
@@ -60,7 +61,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const prefix = opts.redisPrefix ?? 'atende';
   const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix, logger });
   const events = new DomainEvents(dataSource, { publish: () => undefined });
+  const sessions = new SocketSessionTerminator();
   const deps: AppDeps = {
+    sessions,
     config,
     dataSource,
     logger,
@@ -77,6 +80,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const http = createServer(app.callback());
   const hub = createRealtimeHub(http, deps);
   events.setPublisher(hub);
+  sessions.bind(hub.io);
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -57,7 +57,25 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const running = await startServer(config, { inMemoryDatabase: true, seed: false, redisPrefix: `test-${unique()}`, ...opts });
+  const redisPrefix = opts.redisPrefix ?? `test-${unique()}`;
+  const running = await startServer(config, { inMemoryDatabase: true, seed: false, ...opts, redisPrefix });
+  const closeServer = running.close;
+  // Leave nothing behind in a shared Redis: jobs, schedules, rate-limit counters of this server.
+  running.close = async () => {
+    const redis = running.deps.redis?.duplicate();
+    await closeServer();
+    if (!redis) return;
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length) await redis.del(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+  };
   const ds = running.deps.dataSource;
 
   const request: TestServer['request'] = async (method, url, o = {}) => {

@@ -68,7 +68,7 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
       return;
     }
     const auth = socket.data.auth as AuthContext;
-    void socket.join(roomsOf(auth));
+    void socket.join([...roomsOf(auth), `session:${auth.sessionId}`]);
     socket.on(`${auth.tenantId}:${SOCKET_EVENTS.setUserActive}`, () => void markOnline(deps, auth, true));
     socket.on('disconnect', () => {
       // On shutdown the user is not leaving: another server takes the reconnect.

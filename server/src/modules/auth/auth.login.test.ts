@@ -11,6 +11,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
     LOGIN_RATE_LIMIT_MAX: '5',
+    TRUST_PROXY: 'true',
     LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
     ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TTL),
     REFRESH_TOKEN_TTL_SECONDS: String(REFRESH_TTL),

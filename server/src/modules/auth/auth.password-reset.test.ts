@@ -89,6 +89,7 @@ beforeAll(async () => {
       PUBLIC_URL,
       PASSWORD_RESET_TTL_SECONDS: String(RESET_TTL),
       LOGIN_RATE_LIMIT_MAX: '5',
+      TRUST_PROXY: 'true',
     },
     { clock },
   );

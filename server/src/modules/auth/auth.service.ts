@@ -10,7 +10,7 @@ import type { AppDeps } from '../../deps';
 import { presentLogin, presentRefresh, type UserForLogin } from './auth.presenter';
 import { signAccessToken } from './tokens';
 
-export type AuthServiceDeps = Pick<AppDeps, 'config' | 'dataSource' | 'events' | 'mailer' | 'clock' | 'logger'>;
+export type AuthServiceDeps = Pick<AppDeps, 'config' | 'dataSource' | 'events' | 'mailer' | 'clock' | 'logger' | 'sessions'>;
 
 /** A freshly issued refresh token (plain value, shown once) and when it stops working. */
 export interface IssuedRefreshToken {
@@ -53,7 +53,7 @@ interface RefreshRow {
 type RefreshOutcome =
   | { kind: 'ok'; row: RefreshRow; refresh: IssuedRefreshToken }
   | { kind: 'invalid' }
-  | { kind: 'replay' }
+  | { kind: 'replay'; sessionId: string }
   | { kind: 'tenant_inactive' };
 
 /** Only the SHA-256 of refresh and reset tokens is stored: a leaked table opens no session. */
@@ -141,7 +141,7 @@ export class AuthService {
       if (!row || row.revokedAt || row.sessionVersion !== row.tokenVersion) return { kind: 'invalid' };
       if (row.usedAt) {
         await this.revokeSession(tx, row.sessionId, 'refresh_reuse', now);
-        return { kind: 'replay' };
+        return { kind: 'replay', sessionId: row.sessionId };
       }
       if (new Date(row.tokenExpiresAt).getTime() <= now.getTime()) return { kind: 'invalid' };
       if (row.tenantStatus !== 'active' && row.profile !== 'superadmin') return { kind: 'tenant_inactive' };
@@ -154,13 +154,14 @@ export class AuthService {
       );
       if (spent.length === 0) {
         await this.revokeSession(tx, row.sessionId, 'refresh_reuse', now);
-        return { kind: 'replay' };
+        return { kind: 'replay', sessionId: row.sessionId };
       }
       const expiresAt = new Date(now.getTime() + this.deps.config.refreshTokenTtlSeconds * 1000);
       await tx.query(`UPDATE auth_sessions SET "expiresAt" = $2 WHERE id = $1`, [row.sessionId, expiresAt]);
       return { kind: 'ok', row, refresh: await this.issueRefreshToken(tx, row.sessionId, expiresAt, now) };
     });
     if (outcome.kind === 'replay') {
+      this.deps.sessions.endSession(outcome.sessionId);
       this.deps.logger.warn({ tokenHash: tokenHash.slice(0, 12) }, 'refresh token replayed: session revoked');
       throw new AppError('ERR_INVALID_TOKEN');
     }
@@ -183,6 +184,7 @@ export class AuthService {
       ]);
       await emit(auth.tenantId, SOCKET_EVENTS.userStatus, { userId: auth.userId, isOnline: false });
     });
+    this.deps.sessions.endSession(auth.sessionId);
   }
 
   /**
@@ -245,7 +247,7 @@ export class AuthService {
         [sha256(input.token), now],
       );
       const userId = spent[0]?.userId;
-      if (userId === undefined) return false;
+      if (userId === undefined) return false as const;
       await tx.query(
         `UPDATE users SET "passwordHash" = $2, "tokenVersion" = "tokenVersion" + 1, "updatedAt" = $3 WHERE id = $1`,
         [userId, passwordHash, now],
@@ -255,9 +257,10 @@ export class AuthService {
         `UPDATE auth_sessions SET "revokedAt" = $2, "revokedReason" = 'password_reset' WHERE "userId" = $1 AND "revokedAt" IS NULL`,
         [userId, now],
       );
-      return true;
+      return userId;
     });
-    if (!done) throw new AppError('ERR_INVALID_RESET_TOKEN');
+    if (done === false) throw new AppError('ERR_INVALID_RESET_TOKEN');
+    this.deps.sessions.endUserSessions(done);
   }
 
   private async issueRefreshToken(tx: EntityManager, sessionId: string, expiresAt: Date, now: Date): Promise<IssuedRefreshToken> {
