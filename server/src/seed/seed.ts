@@ -43,12 +43,13 @@ export async function seedDatabase(dataSource: DataSource, config: Config, logge
       `INSERT INTO tenants (id, name, status, "maxUsers", "maxConnections", "planId") VALUES (1, 'Plataforma', 'active', 10, 10, $1) RETURNING id`,
       [plan.id],
     );
+    // Tenant 1 was inserted with an explicit id: move the sequence past it before the next
+    // insert draws from it (else "Empresa Demo" would draw id 1 too).
+    await tx.query(`SELECT setval(pg_get_serial_sequence('tenants','id'), (SELECT max(id) FROM tenants))`);
     const [demo] = await tx.query(
       `INSERT INTO tenants (name, status, "maxUsers", "maxConnections", "planId") VALUES ('Empresa Demo', 'active', 10, 3, $1) RETURNING id`,
       [plan.id],
     );
-    // tenant 1 was inserted with an explicit id: move the sequence past it
-    await tx.query(`SELECT setval(pg_get_serial_sequence('tenants','id'), (SELECT max(id) FROM tenants))`);
 
     const people: { tenantId: number; name: string; email: string; profile: Profile }[] = [
       { tenantId: platform.id, name: 'Super Administrador', email: config.seedSuperadminEmail, profile: 'superadmin' },
