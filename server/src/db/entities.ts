@@ -188,7 +188,21 @@ export const SettingEntity = new EntitySchema<Setting>({
 export type EventAudience =
   | { scope: 'tenant' }
   | { scope: 'user'; userId: number }
-  | { scope: 'profiles'; profiles: Profile[] };
+  | { scope: 'profiles'; profiles: Profile[] }
+  | { scope: 'ticket'; ticket: TicketAudienceFacts };
+
+/** What ticket visibility (spec section 6) needs to know to decide who may see a ticket event. */
+export interface TicketAudienceFacts {
+  ticketId: number;
+  contactId: number;
+  queueId: number | null;
+  userId: number | null;
+  status: string;
+  isGroup: boolean;
+  botActive: boolean;
+  /** Wallet owners of the contact (DirectTicketsToWallets). */
+  walletUserIds?: number[];
+}
 
 export interface DomainEvent {
   id: string;

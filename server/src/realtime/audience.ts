@@ -14,6 +14,10 @@ export function canReceive(auth: Pick<AuthContext, 'tenantId' | 'userId' | 'prof
       return audience.userId === auth.userId;
     case 'profiles':
       return audience.profiles.includes(auth.profile);
+    case 'ticket':
+      // Conservative until the ticket visibility policy joins here: supervisors and
+      // administrators, and the assigned agent. Never more than the REST list would show.
+      return auth.profile !== 'user' || audience.ticket.userId === auth.userId;
     default:
       return false;
   }
@@ -28,6 +32,11 @@ export function roomsFor(tenantId: number, audience: EventAudience): string[] {
       return [`user:${audience.userId}`];
     case 'profiles':
       return audience.profiles.map((p) => `tenant:${tenantId}:profile:${p}`);
+    case 'ticket':
+      return [
+        ...(['super', 'admin', 'superadmin'] as const).map((p) => `tenant:${tenantId}:profile:${p}`),
+        ...(audience.ticket.userId ? [`user:${audience.ticket.userId}`] : []),
+      ];
     default:
       return [];
   }
