@@ -9,6 +9,10 @@ import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { tagsRoutes } from './tags/tags.routes';
 import { teamsRoutes } from './teams/teams.routes';
+import { channelsRoutes } from './channels/channels.routes';
+import { messagesRoutes } from './messages/messages.routes';
+import { ticketsRoutes } from './tickets/tickets.routes';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
 import { healthRoutes } from './health/health.routes';
 import { plansRoutes } from './plans/plans.routes';
@@ -29,5 +33,9 @@ export function moduleRouters(deps: AppDeps): Router[] {
     demandsRoutes(deps),
     quickMessagesRoutes(deps),
     settingsRoutes(deps),
+    ticketsRoutes(deps),
+    messagesRoutes(deps),
+    channelsRoutes(deps),
+    webhooksRoutes(deps),
   ];
 }

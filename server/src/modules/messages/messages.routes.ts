@@ -1,0 +1,7 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../../deps';
+
+export function messagesRoutes(_deps: AppDeps): Router {
+  const router = new Router();
+  return router;
+}

@@ -1,0 +1,7 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../../deps';
+
+export function webhooksRoutes(_deps: AppDeps): Router {
+  const router = new Router();
+  return router;
+}
