@@ -56,9 +56,20 @@ export const ERROR_CODES = {
   ERR_FAST_REPLY_EXISTS: { status: 409, message: 'Já existe uma mensagem rápida com esta chave.' },
   // Queues and tags
   ERR_NO_QUEUE_FOUND: { status: 404, message: 'Fila não encontrada.' },
+  ERR_QUEUE_EXISTS: { status: 409, message: 'Já existe uma fila com este nome.' },
   ERR_QUEUE_TICKET_EXISTS: { status: 409, message: 'Não é possível excluir uma fila que possui atendimentos.' },
   ERR_NO_TAG_FOUND: { status: 404, message: 'Etiqueta não encontrada.' },
+  ERR_TAG_EXISTS: { status: 409, message: 'Já existe uma etiqueta com este nome.' },
   ERR_TAG_CONTACTS_EXISTS: { status: 409, message: 'Não é possível excluir uma etiqueta vinculada a contatos.' },
+  // Teams, kanban, lanes and demands (reasons)
+  ERR_NO_TEAM_FOUND: { status: 404, message: 'Equipe não encontrada.' },
+  ERR_TEAM_EXISTS: { status: 409, message: 'Já existe uma equipe com este nome.' },
+  ERR_NO_KANBAN_FOUND: { status: 404, message: 'Coluna do kanban não encontrada.' },
+  ERR_NO_LANE_FOUND: { status: 404, message: 'Lane não encontrada.' },
+  ERR_NO_DEMAND_FOUND: { status: 404, message: 'Motivo não encontrado.' },
+  ERR_DEMAND_EXISTS: { status: 409, message: 'Já existe um motivo com este nome.' },
+  // Tenant settings (general tab)
+  ERR_SETTINGS_CONFLICT: { status: 400, message: 'Estas configurações não podem ser ativadas ao mesmo tempo.' },
   // Other entities
   ERR_NO_SETTING_FOUND: { status: 404, message: 'Configuração não encontrada.' },
   ERR_NO_TENANT_FOUND: { status: 404, message: 'Empresa não encontrada.' },

@@ -27,6 +27,22 @@ export const SOCKET_EVENTS = {
   messageDelete: 'appMessage:delete',
   contactUpdate: 'contact:update',
   privateMessage: 'chat:privateMessage',
+  // CRM catalogs: `<x>:update` carries { action: 'create' | 'update', <x> } or { action: 'reorder', ids },
+  // `<x>:delete` carries { action: 'delete', id }.
+  queueUpdate: 'queue:update',
+  queueDelete: 'queue:delete',
+  tagUpdate: 'tag:update',
+  tagDelete: 'tag:delete',
+  teamUpdate: 'team:update',
+  teamDelete: 'team:delete',
+  kanbanUpdate: 'kanban:update',
+  kanbanDelete: 'kanban:delete',
+  laneUpdate: 'lane:update',
+  laneDelete: 'lane:delete',
+  demandUpdate: 'demand:update',
+  demandDelete: 'demand:delete',
+  fastReplyUpdate: 'fastReply:update',
+  fastReplyDelete: 'fastReply:delete',
 } as const;
 
 export type SocketEventName = (typeof SOCKET_EVENTS)[keyof typeof SOCKET_EVENTS];

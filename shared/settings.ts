@@ -12,6 +12,18 @@ export const VISIBILITY_SETTINGS = {
 export type VisibilitySettingKey = keyof typeof VISIBILITY_SETTINGS;
 export type SettingValue = 'enabled' | 'disabled' | string;
 
-export const DEFAULT_SETTINGS: Record<string, string> = {
+/**
+ * Every per-tenant setting with its default. A tenant created before a key existed has no row
+ * for it: readers take the value from here, so adding a key needs no data migration.
+ */
+export const DEFAULT_SETTINGS = {
   ...VISIBILITY_SETTINGS,
-};
+  /** Agents cannot turn off their signature on outgoing messages (spec section 6). */
+  forceSignature: 'disabled',
+  /** Idle open tickets are resolved after this many minutes; '0' is off (spec section 9). */
+  autoCloseTicketsMinutes: '0',
+} as const satisfies Record<string, string>;
+
+export type SettingKey = keyof typeof DEFAULT_SETTINGS;
+
+export const isSettingKey = (key: string): key is SettingKey => Object.prototype.hasOwnProperty.call(DEFAULT_SETTINGS, key);

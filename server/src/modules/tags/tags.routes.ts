@@ -1,7 +1,20 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
+import { mountCatalogRoutes } from '../../http/catalog-routes';
+import { requireAuth } from '../auth/require-auth';
+import { CreateTagSchema, UpdateTagSchema } from './tags.schema';
+import { TagsService } from './tags.service';
 
-export function tagsRoutes(_deps: AppDeps): Router {
+/** Tags (anchor paths): GET/POST /tags, PUT/DELETE /tags/:tagId; each auth -> validate(zod) -> handler. */
+export function tagsRoutes(deps: AppDeps): Router {
   const router = new Router();
+  const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
+  mountCatalogRoutes(router, auth, {
+    path: '/tags',
+    idParam: 'tagId',
+    create: CreateTagSchema,
+    update: UpdateTagSchema,
+    service: new TagsService(deps),
+  });
   return router;
 }
