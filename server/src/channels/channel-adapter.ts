@@ -1,0 +1,156 @@
+/**
+ * The one interface every channel provider implements (ARCHITECTURE: Channels). Providers live
+ * in server/src/channels/<provider>/ and register in the channel registry; every provider base
+ * URL is configurable so tests run the real adapter against a local fake of its protocol.
+ */
+
+export const CHANNEL_TYPES = ['waba', 'baileys', 'whatsapp', 'meow', 'evo', 'wuzapi', 'telegram', 'hub', 'instagram', 'messenger'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** Session states of spec section 4 (anchor spelling, which its clients read). */
+export const SESSION_STATUSES = ['qrcode', 'OPENING', 'CONNECTED', 'DISCONNECTED', 'TIMEOUT', 'CONNECTION_LOST'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** A channels row as adapters see it (secrets included; never sent to clients). */
+export interface ChannelRecord {
+  id: number;
+  tenantId: number;
+  type: ChannelType;
+  name: string;
+  status: SessionStatus;
+  number: string | null;
+  providerConfig: Record<string, unknown>;
+  secrets: Record<string, unknown>;
+}
+
+export interface OutboundTarget {
+  /** Provider address: phone digits with country code, a chat id, a page-scoped id ... */
+  to: string;
+  isGroup: boolean;
+}
+
+export interface OutboundMedia {
+  /** Absolute path of the stored file (tenant media folder). */
+  path: string;
+  fileName: string;
+  mimeType: string;
+  caption?: string;
+  /** Quick messages "send as recorded audio". */
+  sendAsVoice?: boolean;
+}
+
+export interface SendOptions {
+  /** Provider id of the message being replied to (quoted reply). */
+  quotedProviderMessageId?: string;
+}
+
+export interface SendResult {
+  providerMessageId: string;
+  /** Unix seconds, when the provider says. */
+  timestamp?: number;
+}
+
+export interface TemplateSend {
+  name: string;
+  language: string;
+  /** Body variables {{1}}, {{2}} ... in order. */
+  variables: string[];
+}
+
+export interface InteractiveButton {
+  id: string;
+  title: string;
+}
+
+export interface ChannelAdapter {
+  readonly type: ChannelType;
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  status(): SessionStatus;
+  sendText(target: OutboundTarget, text: string, opts?: SendOptions): Promise<SendResult>;
+  sendMedia(target: OutboundTarget, media: OutboundMedia, opts?: SendOptions): Promise<SendResult>;
+  sendButtons(target: OutboundTarget, body: string, buttons: InteractiveButton[], opts?: SendOptions): Promise<SendResult>;
+  sendTemplate(target: OutboundTarget, template: TemplateSend): Promise<SendResult>;
+  sendReaction(target: OutboundTarget, providerMessageId: string, emoji: string): Promise<SendResult>;
+  editMessage(target: OutboundTarget, providerMessageId: string, text: string): Promise<SendResult>;
+  deleteMessage(target: OutboundTarget, providerMessageId: string): Promise<void>;
+}
+
+/**
+ * A provider call that failed. `retryable` (timeouts, 5xx, 429, connection refused) means the
+ * send stays pending and is retried with backoff; otherwise (4xx: invalid number, bad token) the
+ * message is marked failed ("Mensagem não entregue") with the provider's reason.
+ */
+export class ChannelSendError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly providerStatus?: number,
+    readonly providerCode?: string,
+  ) {
+    super(message);
+    this.name = 'ChannelSendError';
+  }
+}
+
+export type IdentityKind = 'phone' | 'wa' | 'lid' | 'telegram' | 'instagram' | 'messenger' | 'hub';
+
+export type InboundMessageType =
+  | 'chat'
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'document'
+  | 'sticker'
+  | 'location'
+  | 'contactCard'
+  | 'button'
+  | 'interactive'
+  | 'reaction'
+  | 'template'
+  | 'unsupported';
+
+/** An inbound message normalised by its adapter; the inbound pipeline takes it from here. */
+export interface InboundMessage {
+  channelId: number;
+  tenantId: number;
+  providerMessageId: string;
+  from: {
+    kind: IdentityKind;
+    externalId: string;
+    /** Digits with country code, when the provider gives a phone number. */
+    phone?: string;
+    name?: string;
+    profilePicUrl?: string;
+  };
+  isGroup: boolean;
+  /** Unix seconds. */
+  timestamp: number;
+  type: InboundMessageType;
+  body: string;
+  media?: {
+    providerMediaId?: string;
+    mimeType?: string;
+    fileName?: string;
+    /** Fetches the bytes from the provider (may fail: ERR_WAPP_DOWNLOAD_MEDIA). */
+    download(): Promise<Buffer>;
+  };
+  quotedProviderMessageId?: string;
+  reaction?: { targetProviderMessageId: string; emoji: string };
+  location?: { latitude: number; longitude: number; name?: string };
+  raw?: unknown;
+}
+
+/** A delivery status for an outbound message (becomes its ack). */
+export interface StatusUpdate {
+  channelId: number;
+  tenantId: number;
+  providerMessageId: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  error?: string;
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+/** ack values the anchor clients read: 0 pending, 1 sent, 2 delivered, 3 read, -1 failed. */
+export const ACK_BY_STATUS = { pending: 0, sent: 1, delivered: 2, read: 3, failed: -1 } as const;
