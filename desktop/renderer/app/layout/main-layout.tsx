@@ -2,6 +2,7 @@ import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, T
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { useLogoutMutation } from '../../api/auth.api';
+import { useSetUserOnlineMutation } from '../../api/users.api';
 import { DarkModeToggle } from '../../features/preferences/dark-mode-toggle';
 import { LanguageSelect } from '../../features/preferences/language-select';
 import { endSession } from '../session/session-controller';
@@ -11,8 +12,16 @@ import { AppMenu } from './app-menu';
 /** The shell around every signed-in screen: top bar, profile menu and the routed page. */
 export function MainLayout() {
   const { t } = useTranslation();
-  const { username, profile } = useAppSelector((state) => state.session);
+  const { username, profile, userId } = useAppSelector((state) => state.session);
   const [logout, { isLoading }] = useLogoutMutation();
+  const [setOnline] = useSetUserOnlineMutation();
+
+  // Offline first (while the token still works), then the server revokes the session.
+  const signOut = () =>
+    endSession(async () => {
+      if (userId !== null) await setOnline({ id: userId, isOnline: false }).catch(() => undefined);
+      await logout().unwrap();
+    });
 
   return (
     <div className="main-layout">
@@ -39,7 +48,7 @@ export function MainLayout() {
             icon="log-out"
             text={t('auth.logout')}
             loading={isLoading}
-            onClick={() => void endSession(() => logout().unwrap())}
+            onClick={() => void signOut()}
             data-testid="logout"
           />
         </NavbarGroup>

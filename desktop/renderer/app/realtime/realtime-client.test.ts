@@ -127,10 +127,29 @@ describe('realtime client', () => {
 
   it('logs out on tokenInvalid and does not reconnect afterwards', () => {
     const { socket, deps } = setup();
-    socket().receive('tokenInvalid');
+    socket().receive('tokenInvalid', { error: 'ERR_INVALID_TOKEN', message: 'Token inválido.' });
     socket().receive('disconnect', 'io server disconnect');
     expect(deps.onTokenInvalid).toHaveBeenCalledTimes(1);
     expect(socket().connects).toBe(0);
+  });
+
+  it('renews an expired token announced by tokenInvalid and connects again', async () => {
+    const { socket, deps } = setup();
+    socket().receive('connect');
+    socket().receive('tokenInvalid', { error: 'ERR_SESSION_EXPIRED' });
+    socket().receive('disconnect', 'io server disconnect'); // no reconnect with the old token
+    expect(socket().connects).toBe(0);
+    await flush();
+    expect(deps.refreshToken).toHaveBeenCalledTimes(1);
+    expect(socket().connects).toBe(1);
+    expect(deps.onTokenInvalid).not.toHaveBeenCalled();
+  });
+
+  it('logs out when the expired token cannot be renewed', async () => {
+    const { socket, deps } = setup({ refreshToken: vi.fn(async () => false) });
+    socket().receive('tokenInvalid', { error: 'ERR_SESSION_EXPIRED' });
+    await flush();
+    expect(deps.onTokenInvalid).toHaveBeenCalledTimes(1);
   });
 
   it('treats a refused handshake as an invalid token', () => {

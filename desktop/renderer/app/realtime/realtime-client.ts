@@ -58,6 +58,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
   let connectedBefore = false;
   let tokenRefused = false;
   let closedByClient = false;
+  let refreshing = false;
   let replaying = false;
   let heldBack: DomainEventEnvelope[] = [];
 
@@ -124,20 +125,38 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
       else apply(event);
     });
 
-    current.on(SOCKET_EVENTS.invalidToken, refuseToken);
+    // An expired access token is renewed once and the socket reconnects with the new one; any
+    // other refusal (revoked session, bad signature) ends the session.
+    const rejected = (code: string | undefined) => {
+      if (code !== 'ERR_SESSION_EXPIRED') {
+        refuseToken();
+        return;
+      }
+      if (refreshing) return;
+      refreshing = true;
+      void deps
+        .refreshToken()
+        .catch(() => false)
+        .then((ok) => {
+          refreshing = false;
+          if (!ok) refuseToken();
+          else if (!closedByClient) current.connect();
+        });
+    };
+
+    // The server accepts a socket with a bad token just long enough to say why, then closes it.
+    current.on(SOCKET_EVENTS.invalidToken, (payload?: { error?: string }) => rejected(payload?.error));
 
     current.on('disconnect', (reason: string) => {
       // Socket.IO does not reconnect by itself after the server closed the connection.
-      if (reason === 'io server disconnect' && !tokenRefused && !closedByClient) current.connect();
+      if (reason === 'io server disconnect' && !tokenRefused && !closedByClient && !refreshing) current.connect();
     });
 
+    // Servers that refuse the handshake itself carry the reason in the error's data.
     current.on('connect_error', (error: { data?: { error?: string; event?: string } }) => {
       const code = error?.data?.error;
-      if (code === 'ERR_SESSION_EXPIRED') {
-        void deps.refreshToken().then((ok) => (ok && !closedByClient ? current.connect() : refuseToken()));
-      } else if (error?.data?.event === SOCKET_EVENTS.invalidToken || code === 'ERR_INVALID_TOKEN') {
-        refuseToken();
-      }
+      if (code === 'ERR_SESSION_EXPIRED' || code === 'ERR_INVALID_TOKEN' || error?.data?.event === SOCKET_EVENTS.invalidToken)
+        rejected(code);
     });
   }
 

@@ -61,7 +61,8 @@ export interface LoginResponse {
   email: string;
   queues: unknown[];
   blockWavoip: boolean;
-  whatsappAllowed: boolean;
+  /** The channels the user may use (a list), or a flag on older servers. */
+  whatsappAllowed: unknown;
   configs?: UserConfigs;
   /** Present when the server sends the tenant's key/value settings along. */
   configuracoes?: unknown[];
@@ -127,7 +128,7 @@ export function createAppStorage(store: KeyValueStore) {
       store.setItem(STORAGE_KEYS.userId, String(response.userId));
       store.setItem(STORAGE_KEYS.user, JSON.stringify(response));
       store.setItem(STORAGE_KEYS.queues, JSON.stringify(response.queues ?? []));
-      store.setItem(STORAGE_KEYS.whatsappAllowed, JSON.stringify(Boolean(response.whatsappAllowed)));
+      store.setItem(STORAGE_KEYS.whatsappAllowed, JSON.stringify(response.whatsappAllowed ?? null));
       store.setItem(STORAGE_KEYS.blockWavoip, JSON.stringify(Boolean(response.blockWavoip)));
       store.setItem(STORAGE_KEYS.ticketFilters, JSON.stringify(response.configs?.filtrosAtendimento ?? null));
       const settings = response.configuracoes ?? response.settings;

@@ -7,7 +7,7 @@ import { useGetUserQuery } from '../../api/users.api';
 import { connectRealtime, disconnectRealtime } from '../realtime/realtime-connection';
 import type { AppStore } from '../store';
 import { useAppDispatch, useAppSelector } from '../store-hooks';
-import { applyCssVariables, toCssVariables } from '../theme/system-colors';
+import { applyCssVariables, isCssColor, toCssVariables } from '../theme/system-colors';
 import { appStorage } from './app-storage';
 import { ACTIVITY_EVENTS, createIdleCounter } from './idle-counter';
 import { profileChanged } from './session.slice';
@@ -28,7 +28,7 @@ export function SessionEffects() {
   useEffect(() => {
     if (!colors) return;
     appStorage.writeStoredColors(colors);
-    applyCssVariables(toCssVariables(colors), document.documentElement);
+    applyCssVariables(toCssVariables(colors, isCssColor), document.documentElement);
   }, [colors]);
 
   // Realtime connection while signed in.

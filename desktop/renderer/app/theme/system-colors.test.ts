@@ -9,6 +9,12 @@ describe('toCssVariables', () => {
       '--dark': 'black',
     });
   });
+  it('skips the descriptive keys of an entry', () => {
+    expect(toCssVariables([{ label: 'Primary', primary: '#3b5bdb' }])).toEqual({ '--primary': '#3b5bdb' });
+  });
+  it('lets the browser reject what is not a colour', () => {
+    expect(toCssVariables([{ primary: 'Primary', accent: 'red' }], (value) => value === 'red')).toEqual({ '--accent': 'red' });
+  });
   it('accepts a single object', () => {
     expect(toCssVariables({ accent: '#9C27B0' })).toEqual({ '--accent': '#9C27B0' });
   });

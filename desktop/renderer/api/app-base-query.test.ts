@@ -1,0 +1,175 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * The HTTP session rules of spec sections 4 and 7 through the real base query and store, with
+ * the network replaced by a scripted fetch: 403 ERR_SESSION_EXPIRED refreshes once and retries,
+ * concurrent expiries share one refresh, 401 clears the session and goes to login after 2 s
+ * (not during logout), 500 shows the message.
+ */
+const toasts = vi.hoisted(() => [] as { message: string; intent: string }[]);
+vi.mock('../app/feedback/toaster', () => ({ showToast: (message: string, intent: string) => toasts.push({ message, intent }) }));
+
+// The module under test reads localStorage and location when it loads: a desktop page (file:)
+// talking to an explicit server address.
+const memory = vi.hoisted(() => {
+  const values = new Map<string, string>();
+  const storage = {
+    getItem: (key: string) => values.get(key) ?? null,
+    setItem: (key: string, value: string) => void values.set(key, String(value)),
+    removeItem: (key: string) => void values.delete(key),
+    clear: () => values.clear(),
+  };
+  globalThis.localStorage = storage as unknown as Storage;
+  globalThis.location = { protocol: 'file:', origin: 'file://' } as Location;
+  return { values, storage };
+});
+
+const { usersApi } = await import('./users.api');
+const { createAppStore } = await import('../app/store');
+const { configureSessionController, endSession } = await import('../app/session/session-controller');
+const { createI18n } = await import('../i18n/i18n');
+const { setAppI18n } = await import('../i18n/i18n-instance');
+
+const API = 'http://api.test';
+type Scripted = (url: string, init: { method: string; headers: Headers; body?: string }) => { status: number; body?: unknown };
+
+let script: Scripted;
+const calls: { url: string; method: string; authorization: string | null; body?: string }[] = [];
+const navigate = vi.fn();
+
+beforeAll(async () => {
+  setAppI18n(await createI18n('pt-br'));
+});
+
+beforeEach(() => {
+  memory.storage.clear();
+  memory.storage.setItem('apiBaseUrl', API);
+  memory.storage.setItem('token', 'old-token');
+  memory.storage.setItem('username', 'Ana');
+  memory.storage.setItem('profile', 'admin');
+  memory.storage.setItem('userId', '7');
+  memory.storage.setItem('usuario', JSON.stringify({ userId: 7, tenantId: 1, profile: 'admin', username: 'Ana' }));
+  calls.length = 0;
+  toasts.length = 0;
+  navigate.mockReset();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: Request | string, init?: RequestInit) => {
+      const request = typeof input === 'string' ? new Request(input, init) : input;
+      const body = request.method === 'GET' ? undefined : await request.clone().text();
+      const headers = new Headers(request.headers);
+      calls.push({ url: request.url, method: request.method, authorization: headers.get('authorization'), body });
+      const answer = script(request.url, { method: request.method, headers, body });
+      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'content-type': 'application/json' },
+      });
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function setup() {
+  const store = createAppStore();
+  configureSessionController({
+    dispatch: store.dispatch,
+    navigate,
+    disconnectRealtime: () => undefined,
+    resetApiCache: () => undefined,
+  });
+  const getUser = (id: number) => store.dispatch(usersApi.endpoints.getUser.initiate(id, { forceRefetch: true }));
+  return { store, getUser };
+}
+
+const expired = { status: 403, body: { error: 'ERR_SESSION_EXPIRED', message: 'A sessão expirou' } };
+
+describe('app base query', () => {
+  it('sends the bearer token from storage to the configured server', async () => {
+    script = () => ({ status: 200, body: { id: 7, name: 'Ana', profile: 'admin' } });
+    const { getUser } = setup();
+    const result = await getUser(7);
+    expect(result.data).toMatchObject({ id: 7 });
+    expect(calls).toEqual([{ url: `${API}/users/7`, method: 'GET', authorization: 'Bearer old-token', body: undefined }]);
+  });
+
+  it('on 403 ERR_SESSION_EXPIRED refreshes once, stores the token and retries once', async () => {
+    script = (url, init) => {
+      if (url.endsWith('/auth/refresh_token')) return { status: 200, body: { token: 'new-token', refreshToken: 'r2' } };
+      return init.headers.get('authorization') === 'Bearer new-token'
+        ? { status: 200, body: { id: Number(url.split('/').pop()) } }
+        : expired;
+    };
+    const { getUser, store } = setup();
+    const [a, b] = await Promise.all([getUser(7), getUser(8)]);
+    expect(a.data).toEqual({ id: 7 });
+    expect(b.data).toEqual({ id: 8 });
+    expect(calls.filter((c) => c.url.endsWith('/auth/refresh_token'))).toHaveLength(1);
+    expect(memory.storage.getItem('token')).toBe('new-token');
+    expect(store.getState().session.token).toBe('new-token');
+    // The web keeps the refresh token in its httpOnly cookie, not in localStorage.
+    expect(memory.storage.getItem('refreshToken')).toBeNull();
+  });
+
+  it('sends the stored refresh token (desktop) in the refresh body', async () => {
+    memory.storage.setItem('refreshToken', 'stored-refresh');
+    script = (url, init) =>
+      url.endsWith('/auth/refresh_token')
+        ? { status: 200, body: { token: 'new-token' } }
+        : init.headers.get('authorization') === 'Bearer new-token'
+          ? { status: 200, body: { id: 7 } }
+          : expired;
+    const { getUser } = setup();
+    await getUser(7);
+    expect(calls.find((c) => c.url.endsWith('/auth/refresh_token'))?.body).toBe(
+      JSON.stringify({ refreshToken: 'stored-refresh' }),
+    );
+  });
+
+  it('when the refresh is refused: session message, token cleared, login after 2 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    script = (url) => (url.endsWith('/auth/refresh_token') ? { status: 401, body: { error: 'ERR_INVALID_TOKEN' } } : expired);
+    const { getUser } = setup();
+    await getUser(7);
+    expect(toasts).toContainEqual({ message: 'A sessão expirou, você será redirecionado para o login.', intent: 'danger' });
+    expect(memory.storage.getItem('token')).toBeNull();
+    expect(navigate).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(2000);
+    expect(navigate).toHaveBeenCalledWith('/login');
+  });
+
+  it('on 401 clears token, username, profile and userId, shows the message and goes to login after 2 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    script = () => ({ status: 401, body: { error: 'ERR_INVALID_TOKEN', message: 'x' } });
+    const { getUser, store } = setup();
+    await Promise.all([getUser(7), getUser(8)]);
+    for (const key of ['token', 'username', 'profile', 'userId']) expect(memory.storage.getItem(key)).toBeNull();
+    expect(memory.storage.getItem('usuario')).not.toBeNull();
+    expect(store.getState().session.token).toBeNull();
+    expect(toasts).toEqual([{ message: 'Token inválido. Redirecionando para a página de login.', intent: 'danger' }]);
+    vi.advanceTimersByTime(1999);
+    expect(navigate).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(navigate).toHaveBeenCalledTimes(1);
+    expect(navigate).toHaveBeenCalledWith('/login');
+  });
+
+  it('does not run the 401 flow during logout', async () => {
+    script = () => ({ status: 401, body: { error: 'ERR_INVALID_TOKEN' } });
+    const { getUser } = setup();
+    await endSession(() => getUser(7));
+    expect(toasts).toEqual([]);
+    expect(navigate).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the message of a 500', async () => {
+    script = () => ({ status: 500, body: { error: 'ERR_INTERNAL', message: 'Ocorreu um erro não identificado.' } });
+    const { getUser } = setup();
+    await getUser(7);
+    expect(toasts).toEqual([{ message: 'Ocorreu um erro não identificado.', intent: 'danger' }]);
+    expect(memory.storage.getItem('token')).toBe('old-token');
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests: Debian's Chromium drives the real server (embedded PostgreSQL, in-process
+ * jobs, a fresh data directory per run) serving the built web app. The config is evaluated in
+ * the runner and in each worker; the environment set here on first load reaches the workers,
+ * so they all see the same port, data directory and seed password.
+ */
+const PORT = Number((process.env.E2E_PORT ??= '18090'));
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'atende-e2e-'));
+process.env.E2E_SEED_PASSWORD ??= 'E2e-Seed-pass1!';
+
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [['list']],
+  use: {
+    baseURL,
+    locale: 'pt-BR',
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [
+    // Signs in once per profile and keeps the browser storage for the specs that only need a session.
+    { name: 'setup', testMatch: /.*\.setup\.ts/ },
+    { name: 'chromium', use: { browserName: 'chromium' }, dependencies: ['setup'] },
+  ],
+  webServer: {
+    command: 'node scripts/ensure-web-build.mjs && npx tsx server/src/main.ts',
+    url: `${baseURL}/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      SEED_PASSWORD: process.env.E2E_SEED_PASSWORD,
+      // Empty: the embedded database and in-process jobs, so every run is isolated.
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+    },
+  },
+});

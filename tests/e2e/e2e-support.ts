@@ -1,0 +1,56 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Seeded accounts of a fresh server (server/src/seed). */
+export const ACCOUNTS = {
+  superadmin: 'superadmin@example.com',
+  admin: 'admin@demo.example.com',
+  super: 'supervisor@demo.example.com',
+  user: 'agent@demo.example.com',
+} as const;
+
+export type SeededProfile = keyof typeof ACCOUNTS;
+
+export const SEED_PASSWORD = process.env.E2E_SEED_PASSWORD!;
+
+export const ARTIFACTS = 'tests/artifacts';
+export const storageStatePath = (profile: SeededProfile) => `${ARTIFACTS}/.auth/${profile}.json`;
+
+/** The path after the '#' of the hash router. */
+export const hashPath = (page: Page) => new URL(page.url()).hash.replace(/^#/, '').split('?')[0];
+
+/** Completes the slider captcha from the keyboard (the drag is covered by its own test). */
+export async function completeCaptchaWithKeyboard(page: Page) {
+  const handle = page.getByTestId('slider-captcha-handle');
+  await handle.focus();
+  await handle.press('End');
+  await expect(handle).toHaveAttribute('aria-valuenow', '100');
+}
+
+/** Drags the captcha handle to the end of its track with the mouse. */
+export async function dragCaptcha(page: Page) {
+  const handle = page.getByTestId('slider-captcha-handle');
+  const track = page.locator('.slider-captcha-track');
+  const handleBox = (await handle.boundingBox())!;
+  const trackBox = (await track.boundingBox())!;
+  await page.mouse.move(handleBox.x + handleBox.width / 2, handleBox.y + handleBox.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(trackBox.x + trackBox.width - 2, handleBox.y + handleBox.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(handle).toHaveAttribute('aria-valuenow', '100');
+}
+
+export async function fillCredentials(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill(password);
+}
+
+/** Signs in through the login screen and waits for the shell. */
+export async function loginThroughUi(page: Page, profile: SeededProfile) {
+  await page.goto('/#/login');
+  await fillCredentials(page, ACCOUNTS[profile], SEED_PASSWORD);
+  await completeCaptchaWithKeyboard(page);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('app-menu')).toBeVisible();
+}
+
+export const toast = (page: Page) => page.locator('.bp6-toast');
