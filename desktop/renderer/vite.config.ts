@@ -18,7 +18,6 @@ export default defineConfig({
   build: {
     outDir: path.join(repoRoot, 'out/web'),
     emptyOutDir: true,
-    sourcemap: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
       onwarn(warning, warn) {

@@ -119,5 +119,6 @@ test.describe('reset and sign-up forms', () => {
     await page.getByLabel('Senha').fill('segura#2024');
     await page.getByTestId('signup-submit').click();
     await expect(notice).toContainText('ainda não está disponível');
+    await page.screenshot({ path: `${ARTIFACTS}/signup.png`, fullPage: true });
   });
 });

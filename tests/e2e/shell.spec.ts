@@ -34,6 +34,7 @@ test.describe('shell (signed in as admin)', () => {
     await expect(page.getByTestId('under-construction')).toBeVisible();
     await page.goto('/#/esta-pagina-nao-existe');
     await expect(page.getByTestId('not-found')).toContainText('Página não encontrada');
+    await page.screenshot({ path: `${ARTIFACTS}/not-found.png` });
     await page.getByTestId('not-found-back').click();
     await expect.poll(() => hashPath(page)).toBe('/contatos');
   });

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
  * The HTTP session rules of spec sections 4 and 7 through the real base query and store, with
  * the network replaced by a scripted fetch: 403 ERR_SESSION_EXPIRED refreshes once and retries,
  * concurrent expiries share one refresh, 401 clears the session and goes to login after 2 s
- * (not during logout), 500 shows the message.
+ * (not during logout), 500 shows the message, other failures show the mapped warning.
  */
 const toasts = vi.hoisted(() => [] as { message: string; intent: string }[]);
 vi.mock('../app/feedback/toaster', () => ({ showToast: (message: string, intent: string) => toasts.push({ message, intent }) }));
@@ -163,6 +163,15 @@ describe('app base query', () => {
     await endSession(() => getUser(7));
     expect(toasts).toEqual([]);
     expect(navigate).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows other failures as a warning with the mapped text, except for background polls', async () => {
+    script = () => ({ status: 403, body: { error: 'ERR_NO_PERMISSION', message: 'x' } });
+    const { getUser, store } = setup();
+    await store.dispatch(usersApi.endpoints.updateUserConfigs.initiate({ id: 7, configs: { isDark: true } }));
+    expect(toasts).toEqual([{ message: 'Você não tem permissão para acessar este recurso.', intent: 'warning' }]);
+    await getUser(7); // the profile poll is a background call
+    expect(toasts).toHaveLength(1);
   });
 
   it('shows the message of a 500', async () => {

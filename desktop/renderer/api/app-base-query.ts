@@ -11,8 +11,13 @@ import { createTokenRefresher } from './token-refresher';
 
 /**
  * Per-endpoint options (`extraOptions`):
- * - `anonymous`: a public call (login, password reset, public colours): no session handling.
- * - `background`: polling and replay: no loading overlay.
+ * - `anonymous`: a public call (login, password reset, public colours): no session handling,
+ *   and its screen reports failures itself.
+ * - `background`: polling and replay: no loading overlay and no toast (a failing poll would
+ *   otherwise repeat its toast every 30 s).
+ *
+ * Every other failure gets the warning toast of spec section 8, so no screen can forget to
+ * report one.
  */
 export interface AppQueryOptions {
   anonymous?: boolean;
@@ -75,6 +80,8 @@ export const appBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
       showToast(describeError(error, translate), 'warning');
     } else if (typeof error.status === 'number' && error.status >= 500) {
       showToast(describeError(error, translate), 'danger');
+    } else if (error.status !== 401 && !extraOptions.background) {
+      showToast(describeError(error, translate), 'warning');
     }
     return result;
   } finally {

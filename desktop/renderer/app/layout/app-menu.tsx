@@ -2,7 +2,7 @@ import { Menu, MenuDivider, MenuItem, type IconName } from '@blueprintjs/core';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { opensInNewTab } from '../routing/guards';
+import { isRedundantChatNavigation, opensInNewTab } from '../routing/guards';
 import { menuFor } from '../routing/menus';
 import { useAppSelector } from '../store-hooks';
 
@@ -21,6 +21,8 @@ export function AppMenu() {
       window.open(`${location.pathname}${location.search}#${to}`, '_blank', 'noopener');
       return;
     }
+    // Clicking the current page again must not stack duplicate history entries.
+    if (pathname === to || isRedundantChatNavigation(pathname, to)) return;
     navigate(to);
   };
 

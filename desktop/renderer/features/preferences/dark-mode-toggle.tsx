@@ -1,7 +1,6 @@
 import { Button, Tooltip } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { useUpdateUserConfigsMutation } from '../../api/users.api';
-import { notifyError } from '../../app/feedback/notify-error';
 import { rememberDarkMode } from '../../app/session/session-controller';
 import { useAppSelector } from '../../app/store-hooks';
 
@@ -20,14 +19,9 @@ export function DarkModeToggle() {
     rememberDarkMode(next);
     if (userId === null) return;
     const result = await updateConfigs({ id: userId, configs: { isDark: next } });
-    if ('error' in result && result.error) {
-      const status = (result.error as { status?: unknown }).status;
-      // A 401 is already handled by the session flow; anything else keeps the old theme.
-      if (status !== 401) {
-        rememberDarkMode(!next);
-        notifyError(result.error);
-      }
-    }
+    // The base query already told the user why; a refused change keeps the old theme. After a
+    // 401 the session is ending anyway.
+    if ('error' in result && result.error && (result.error as { status?: unknown }).status !== 401) rememberDarkMode(!next);
   };
 
   return (
