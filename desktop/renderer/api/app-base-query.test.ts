@@ -114,6 +114,21 @@ describe('app base query', () => {
     expect(memory.storage.getItem('refreshToken')).toBeNull();
   });
 
+  it('reuses a token another tab renewed meanwhile instead of spending the refresh token', async () => {
+    script = (url, init) => {
+      if (url.endsWith('/auth/refresh_token')) return { status: 500 };
+      if (init.headers.get('authorization') === 'Bearer old-token') {
+        memory.storage.setItem('token', 'renewed-elsewhere'); // the other tab wins the race
+        return expired;
+      }
+      return { status: 200, body: { id: 7 } };
+    };
+    const { getUser } = setup();
+    const result = await getUser(7);
+    expect(result.data).toEqual({ id: 7 });
+    expect(calls.map((c) => c.authorization)).toEqual(['Bearer old-token', 'Bearer renewed-elsewhere']);
+  });
+
   it('sends the stored refresh token (desktop) in the refresh body', async () => {
     memory.storage.setItem('refreshToken', 'stored-refresh');
     script = (url, init) =>

@@ -54,12 +54,13 @@ export const appBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
   const tracked = !extraOptions.background;
   if (tracked) loadingOverlay.requestStarted();
   try {
+    const sentToken = appStorage.readToken();
     let result = await rawBaseQuery(withBaseUrl(args), api, extraOptions);
     if (extraOptions.anonymous) return result;
 
     if (isSessionExpired(result.error)) {
       // Ask once for a new token and retry once (spec section 4); concurrent 403s share it.
-      const token = await refresher.refresh();
+      const token = await refresher.refresh(sentToken);
       if (!token) {
         handleUnauthorized(translate('errors.ERR_SESSION_EXPIRED'));
         return result;

@@ -6,12 +6,13 @@ describe('token refresher', () => {
     let resolve!: (token: string) => void;
     const refresh = vi.fn(() => new Promise<string | null>((r) => (resolve = r)));
     const refresher = createTokenRefresher(refresh);
-    const a = refresher.refresh();
-    const b = refresher.refresh();
+    const a = refresher.refresh('stale');
+    const b = refresher.refresh('other');
     resolve('new-token');
     expect(await a).toBe('new-token');
     expect(await b).toBe('new-token');
     expect(refresh).toHaveBeenCalledTimes(1);
+    expect(refresh).toHaveBeenCalledWith('stale');
   });
 
   it('asks again for a later expiry', async () => {

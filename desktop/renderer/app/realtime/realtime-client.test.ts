@@ -130,6 +130,7 @@ describe('realtime client', () => {
     socket().receive('tokenInvalid', { error: 'ERR_INVALID_TOKEN', message: 'Token inválido.' });
     socket().receive('disconnect', 'io server disconnect');
     expect(deps.onTokenInvalid).toHaveBeenCalledTimes(1);
+    expect(deps.onTokenInvalid).toHaveBeenCalledWith('ERR_INVALID_TOKEN');
     expect(socket().connects).toBe(0);
   });
 

@@ -33,8 +33,8 @@ export interface RealtimeClientDeps {
   onEvent(event: DomainEventEnvelope): void;
   /** Refetch everything: the gap cannot be replayed. */
   onResyncRequired(): void;
-  /** The server refused the token: log out and go to login. */
-  onTokenInvalid(): void;
+  /** The server refused the token (with its error code): log out and go to login. */
+  onTokenInvalid(code: string | undefined): void;
   /** The access token expired at handshake: get a new one; false when that is refused. */
   refreshToken(): Promise<boolean>;
   onError?(error: unknown): void;
@@ -68,11 +68,11 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     deps.onEvent(event);
   };
 
-  const refuseToken = () => {
+  const refuseToken = (code?: string) => {
     if (tokenRefused) return;
     tokenRefused = true;
     socket?.disconnect();
-    deps.onTokenInvalid();
+    deps.onTokenInvalid(code);
   };
 
   async function replay() {
@@ -129,7 +129,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     // other refusal (revoked session, bad signature) ends the session.
     const rejected = (code: string | undefined) => {
       if (code !== 'ERR_SESSION_EXPIRED') {
-        refuseToken();
+        refuseToken(code);
         return;
       }
       if (refreshing) return;
@@ -139,7 +139,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
         .catch(() => false)
         .then((ok) => {
           refreshing = false;
-          if (!ok) refuseToken();
+          if (!ok) refuseToken(code);
           else if (!closedByClient) current.connect();
         });
     };

@@ -1,4 +1,5 @@
 import { io } from 'socket.io-client';
+import { isErrorCode } from '@shared/errors';
 import { baseApi, TAG_TYPES } from '../../api/base.api';
 import { syncApi } from '../../api/sync.api';
 import { usersApi, type UserProfile } from '../../api/users.api';
@@ -16,9 +17,11 @@ let client: RealtimeClient | null = null;
 
 export function connectRealtime(store: AppStore, tenantId: number): void {
   if (client) return;
+  // The token the socket last presented: a refresh is needed only if nobody renewed it since.
+  let tokenAtConnect: string | null = null;
   client = createRealtimeClient({
     createSocket: (options) => io(currentSocketUrl(), options),
-    getToken: () => appStorage.readToken(),
+    getToken: () => (tokenAtConnect = appStorage.readToken()),
     tenantId,
     fetchSince: (seq) =>
       store.dispatch(syncApi.endpoints.getEventsSince.initiate(seq, { forceRefetch: true, subscribe: false })).unwrap(),
@@ -44,8 +47,9 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
       }
     },
     onResyncRequired: () => store.dispatch(baseApi.util.invalidateTags([...TAG_TYPES])),
-    onTokenInvalid: () => handleUnauthorized(translate('errors.ERR_INVALID_TOKEN')),
-    refreshToken: async () => (await requestNewToken().catch(() => null)) !== null,
+    // ERR_TENANT_INACTIVE, ERR_INVALID_TOKEN...: the server says why, the message follows it.
+    onTokenInvalid: (code) => handleUnauthorized(translate(isErrorCode(code) ? `errors.${code}` : 'errors.ERR_INVALID_TOKEN')),
+    refreshToken: async () => (await requestNewToken(tokenAtConnect).catch(() => null)) !== null,
   });
   client.connect();
 }

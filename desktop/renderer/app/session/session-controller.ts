@@ -71,22 +71,37 @@ export async function endSession(callServer: () => Promise<unknown>): Promise<vo
   }
 }
 
-/** POST /auth/refresh_token with the cookie (web) or the stored refresh token (desktop). */
-export async function requestNewToken(): Promise<string | null> {
-  const refreshToken = appStorage.readRefreshToken();
-  const response = await fetch(`${currentApiBaseUrl()}/auth/refresh_token`, {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(refreshToken ? { refreshToken } : {}),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  if (!response.ok) return null;
-  const body = (await response.json().catch(() => null)) as { token?: string; refreshToken?: string } | null;
-  if (!body?.token) return null;
-  appStorage.writeTokens(body.token, body.refreshToken, { keepRefreshToken: isDesktop() });
-  deps?.dispatch(tokenRefreshed(body.token));
-  return body.token;
+/**
+ * POST /auth/refresh_token with the cookie (web) or the stored refresh token (desktop).
+ *
+ * The server rotates refresh tokens and treats a spent one as theft (it revokes the session),
+ * so tabs must not refresh at the same time: a Web Lock serialises them across tabs, and a tab
+ * that finds the stored token already renewed by another one (`staleToken` differs) reuses it.
+ */
+export async function requestNewToken(staleToken: string | null = null): Promise<string | null> {
+  const renew = async (): Promise<string | null> => {
+    const stored = appStorage.readToken();
+    if (staleToken && stored && stored !== staleToken) {
+      deps?.dispatch(tokenRefreshed(stored));
+      return stored;
+    }
+    const refreshToken = appStorage.readRefreshToken();
+    const response = await fetch(`${currentApiBaseUrl()}/auth/refresh_token`, {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(refreshToken ? { refreshToken } : {}),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (!response.ok) return null;
+    const body = (await response.json().catch(() => null)) as { token?: string; refreshToken?: string } | null;
+    if (!body?.token) return null;
+    appStorage.writeTokens(body.token, body.refreshToken, { keepRefreshToken: isDesktop() });
+    deps?.dispatch(tokenRefreshed(body.token));
+    return body.token;
+  };
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? locks.request('atende:token-refresh', renew) : renew();
 }
 
 export function markTenantBlocked(): void {
