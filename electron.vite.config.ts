@@ -46,6 +46,7 @@ export default defineConfig({
   renderer: {
     // Same transform settings as the web build (desktop/renderer/vite.config.ts): one React app.
     root: path.resolve(root, 'desktop/renderer'),
+    base: './',
     resolve: { alias },
     oxc: { jsx: { runtime: 'automatic' } },
     build: {
