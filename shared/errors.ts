@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   ERR_NO_PERMISSION: { status: 403, message: 'Você não tem permissão para acessar este recurso.' },
   ERR_INTERNAL: { status: 500, message: 'Ocorreu um erro não identificado.' },
   ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'Arquivo rejeitado devido ao tamanho ou tipo incompatível.' },
+  ERR_UNSUPPORTED_FILE_TYPE: { status: 415, message: 'Arquivo rejeitado devido ao tamanho ou tipo incompatível.' },
   // Login and session
   ERR_INVALID_CREDENTIALS: { status: 401, message: 'Informe usuário e senha corretamente.' },
   ERR_LIMIT_MAX: { status: 429, message: 'Foram realizadas muitas tentativas de login. Tente novamente em 1 minuto' },

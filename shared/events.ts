@@ -26,6 +26,8 @@ export const SOCKET_EVENTS = {
   messageUpdate: 'appMessage:update',
   messageDelete: 'appMessage:delete',
   contactUpdate: 'contact:update',
+  /** Progress of a contacts import, to the importing user only. */
+  contactImportProgress: 'contactImport:progress',
   privateMessage: 'chat:privateMessage',
   // CRM catalogs: `<x>:update` carries { action: 'create' | 'update', <x> } or { action: 'reorder', ids },
   // `<x>:delete` carries { action: 'delete', id }.
