@@ -75,6 +75,12 @@ export const ERROR_CODES = {
   ERR_NO_SETTING_FOUND: { status: 404, message: 'Configuração não encontrada.' },
   ERR_NO_TENANT_FOUND: { status: 404, message: 'Empresa não encontrada.' },
   ERR_NO_USER_FOUND: { status: 404, message: 'Usuário não encontrado.' },
+  // Users (e-mails are unique platform-wide; a tenant keeps at least one administrator)
+  ERR_EMAIL_ALREADY_EXISTS: { status: 409, message: 'Já existe um usuário com este e-mail.' },
+  ERR_LAST_ADMIN: { status: 400, message: 'A empresa precisa de pelo menos um administrador.' },
+  ERR_NO_USER_TENANT_FOUND: { status: 404, message: 'Vínculo do usuário com a empresa não encontrado.' },
+  ERR_USER_TENANT_EXISTS: { status: 409, message: 'O usuário já está vinculado a esta empresa.' },
+  ERR_USER_TENANT_HOME: { status: 400, message: 'O vínculo do usuário com a própria empresa não pode ser alterado nem removido.' },
   ERR_NO_API_CONFIG: { status: 404, message: 'Configuração de API não encontrada.' },
   ERR_API_CONFIG_NOT_FOUND: { status: 404, message: 'Configuração de API não encontrada.' },
   ERR_NO_PLAN_FOUND: { status: 404, message: 'Plano não encontrado.' },

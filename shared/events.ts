@@ -11,6 +11,8 @@ export const SOCKET_EVENTS = {
   invalidToken: 'tokenInvalid',
   userStatus: 'user:status',
   userUpdate: 'user:update',
+  /** A user was deleted: `{action: 'delete', id}` to the tenant. */
+  userDelete: 'user:delete',
   settingsUpdate: 'settings:update',
   tenantUpdate: 'tenant:update',
   whatsappSession: 'whatsappSession',

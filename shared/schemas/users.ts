@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Profile } from '../profiles';
+import { PROFILES, type Profile } from '../profiles';
+import { emailSchema, passwordPolicySchema } from './auth';
 
 /** Users calls of spec section 7: request bodies (zod, shared with the React client) and answers. */
 
@@ -84,9 +85,12 @@ export interface UserProfile {
   configs: UserConfigs;
 }
 
-/** Payload of SOCKET_EVENTS.userUpdate (sent to that user only). */
+/**
+ * Payload of SOCKET_EVENTS.userUpdate. Config changes go to that user only; creation and
+ * administrative changes go to the tenant's admins and supervisors (and to the user concerned).
+ */
 export interface UserUpdatePayload {
-  action: 'update';
+  action: 'create' | 'update';
   user: UserProfile;
 }
 
@@ -95,4 +99,181 @@ export interface UserStatusPayload {
   userId: number;
   isOnline: boolean;
   lastOnline: string | null;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Users administration (spec section 7, "Users"): list, create, update, delete, internal-chat
+ * list, and the user-tenant links. Texts are Portuguese because forms show them as they are.
+ * ------------------------------------------------------------------------------------------- */
+
+export const USER_PAGE_SIZE_DEFAULT = 20;
+export const USER_PAGE_SIZE_MAX = 100;
+export const USER_NAME_MAX = 120;
+export const USER_EMAIL_MAX = 254;
+/** Upper bound of queues / allowedConnections sent at once (a tenant never has this many). */
+export const USER_IDS_MAX = 500;
+export const USER_SEARCH_MAX = 200;
+
+const BODY_ERROR = { error: 'O corpo da requisição deve ser um objeto JSON' };
+
+const userName = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Nome é obrigatório' : 'Nome deve ser um texto') })
+  .trim()
+  .min(1, { error: 'Nome é obrigatório' })
+  .max(USER_NAME_MAX, { error: `no máximo ${USER_NAME_MAX} caracteres` });
+
+const userEmail = emailSchema.max(USER_EMAIL_MAX, { error: `no máximo ${USER_EMAIL_MAX} caracteres` });
+
+const userProfile = z.enum(PROFILES, { error: `deve ser um de: ${PROFILES.join(', ')}` });
+
+/** Ids of the caller's queues / channels; repeated ids are kept once, in the order sent. */
+const idArray = (label: string) =>
+  z
+    .array(
+      z
+        .int({ error: `${label}: cada item deve ser um id inteiro` })
+        .positive({ error: `${label}: cada item deve ser um id positivo` }),
+      {
+        error: `${label} deve ser uma lista de ids`,
+      },
+    )
+    .max(USER_IDS_MAX, { error: `no máximo ${USER_IDS_MAX} itens` })
+    .transform((ids) => [...new Set(ids)]);
+
+const blockVoice = z.boolean({ error: 'deve ser verdadeiro ou falso' });
+
+/** POST /users body. `superadmin` passes validation; only the platform super administrator may assign it. */
+export const CreateUserSchema = z.object(
+  {
+    name: userName,
+    email: userEmail,
+    password: passwordPolicySchema,
+    profile: userProfile,
+    queues: idArray('queues').optional(),
+    allowedConnections: idArray('allowedConnections').optional(),
+    blockVoice: blockVoice.optional(),
+  },
+  BODY_ERROR,
+);
+export type CreateUserInput = z.output<typeof CreateUserSchema>;
+
+/** PUT /users/{id} body: any of the POST fields; absent ones are kept. */
+export const UpdateUserSchema = z
+  .object(
+    {
+      name: userName.optional(),
+      email: userEmail.optional(),
+      password: passwordPolicySchema.optional(),
+      profile: userProfile.optional(),
+      queues: idArray('queues').optional(),
+      allowedConnections: idArray('allowedConnections').optional(),
+      blockVoice: blockVoice.optional(),
+    },
+    BODY_ERROR,
+  )
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'informe ao menos um campo para alterar' });
+export type UpdateUserInput = z.output<typeof UpdateUserSchema>;
+
+/** The fields a user other than an administrator may change on their own row. */
+export const SELF_EDITABLE_USER_FIELDS = ['name', 'password'] as const satisfies readonly (keyof UpdateUserInput)[];
+
+const positiveIntParam = (max = 2_147_483_647) =>
+  z.coerce
+    .number({ error: 'deve ser um número inteiro positivo' })
+    .int({ error: 'deve ser um número inteiro positivo' })
+    .min(1, { error: 'deve ser um número inteiro positivo' })
+    .max(max, { error: `deve ser no máximo ${max}` });
+
+const pageSizeParam = z.coerce
+  .number({ error: `deve ser um número entre 1 e ${USER_PAGE_SIZE_MAX}` })
+  .int({ error: `deve ser um número entre 1 e ${USER_PAGE_SIZE_MAX}` })
+  .min(1, { error: `deve ser um número entre 1 e ${USER_PAGE_SIZE_MAX}` })
+  .max(USER_PAGE_SIZE_MAX, { error: `deve ser um número entre 1 e ${USER_PAGE_SIZE_MAX}` })
+  .default(USER_PAGE_SIZE_DEFAULT);
+
+const searchParam = z
+  .string({ error: 'deve ser um texto' })
+  .trim()
+  .max(USER_SEARCH_MAX, { error: `no máximo ${USER_SEARCH_MAX} caracteres` })
+  .optional();
+
+/** GET /users query: name or e-mail contains searchParam (case-insensitive); pages in name order. */
+export const UserListQuerySchema = z.object({
+  searchParam,
+  pageNumber: positiveIntParam(100_000).default(1),
+  pageSize: pageSizeParam,
+});
+export type UserListQuery = z.output<typeof UserListQuerySchema>;
+
+/** GET /users answer. */
+export interface UserListResponse {
+  users: UserProfile[];
+  /** Users of the tenant matching searchParam (all pages). */
+  count: number;
+  hasMore: boolean;
+}
+
+/** GET /users/chat-privado query. */
+export const ChatUsersQuerySchema = z.object({ searchParam });
+export type ChatUsersQuery = z.output<typeof ChatUsersQuerySchema>;
+
+/** One entry of GET /users/chat-privado: what the internal chat shows of a colleague. */
+export interface ChatUser {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  isOnline: boolean;
+  lastOnline: string | null;
+}
+
+/** GET /userTenants query. */
+export const UserTenantListQuerySchema = z.object({
+  userId: positiveIntParam().optional(),
+  /** Only the platform super administrator may name another tenant; admins always get their own. */
+  tenantId: positiveIntParam().optional(),
+  pageNumber: positiveIntParam(100_000).default(1),
+  pageSize: pageSizeParam,
+});
+export type UserTenantListQuery = z.output<typeof UserTenantListQuerySchema>;
+
+const bodyId = (label: string) =>
+  z
+    .int({ error: (issue) => (issue.input === undefined ? `${label} é obrigatório` : `${label} deve ser um id inteiro`) })
+    .positive({ error: `${label} deve ser um id positivo` });
+
+/** POST /userTenants body: links an existing user to another tenant. */
+export const CreateUserTenantSchema = z.object({ userId: bodyId('userId'), tenantId: bodyId('tenantId') }, BODY_ERROR);
+export type CreateUserTenantInput = z.output<typeof CreateUserTenantSchema>;
+
+/** PUT /userTenants/{id} body: moves the link to another tenant. */
+export const UpdateUserTenantSchema = z.object({ tenantId: bodyId('tenantId') }, BODY_ERROR);
+export type UpdateUserTenantInput = z.output<typeof UpdateUserTenantSchema>;
+
+/** DELETE /userTenants/{id} body: the link's tenant, as a guard against deleting the wrong link. */
+export const DeleteUserTenantSchema = z.object({ tenantId: bodyId('tenantId') }, BODY_ERROR);
+export type DeleteUserTenantInput = z.output<typeof DeleteUserTenantSchema>;
+
+/** One user-tenant link. `home` is the link to the user's own tenant (users.tenantId). */
+export interface UserTenantDto {
+  id: number;
+  userId: number;
+  tenantId: number;
+  home: boolean;
+  createdAt: string;
+  user: { id: number; name: string; email: string; profile: Profile };
+  tenant: { id: number; name: string };
+}
+
+/** GET /userTenants answer. */
+export interface UserTenantListResponse {
+  userTenants: UserTenantDto[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** Payload of SOCKET_EVENTS.userDelete (to the whole tenant: internal-chat lists drop the user). */
+export interface UserDeletePayload {
+  action: 'delete';
+  id: number;
 }

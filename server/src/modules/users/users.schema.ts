@@ -1,3 +1,25 @@
-/** Request bodies of the users routes; declared in shared/ so the React client validates the same way. */
-export { UpdateUserConfigsSchema, UpdateUserOnlineSchema } from '@shared/schemas/users';
-export type { UpdateUserConfigsInput, UpdateUserOnlineInput } from '@shared/schemas/users';
+/** Request bodies and queries of the users routes; declared in shared/ so the React client validates the same way. */
+export {
+  ChatUsersQuerySchema,
+  CreateUserSchema,
+  CreateUserTenantSchema,
+  DeleteUserTenantSchema,
+  UpdateUserConfigsSchema,
+  UpdateUserOnlineSchema,
+  UpdateUserSchema,
+  UpdateUserTenantSchema,
+  UserListQuerySchema,
+  UserTenantListQuerySchema,
+} from '@shared/schemas/users';
+export type {
+  ChatUsersQuery,
+  CreateUserInput,
+  CreateUserTenantInput,
+  DeleteUserTenantInput,
+  UpdateUserConfigsInput,
+  UpdateUserInput,
+  UpdateUserOnlineInput,
+  UpdateUserTenantInput,
+  UserListQuery,
+  UserTenantListQuery,
+} from '@shared/schemas/users';
