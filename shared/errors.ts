@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   ERR_TICKET_ALREADY_USER: { status: 400, message: 'Ticket já pertence ao usuário selecionado.' },
   ERR_TICKET_ALREADY_YOURS: { status: 400, message: 'Ticket já pertence ao seu usuário.' },
   ERR_TICKET_ALREADY_QUEUE_USER: { status: 400, message: 'Ticket já pertence a esta fila e usuário.' },
+  ERR_TICKET_STATUS_TRANSITION: { status: 409, message: 'Esta ação não é possível no status atual do atendimento.' },
+  ERR_MASS_TRANSFER_QUEUES: { status: 400, message: 'A transferência em massa exige que os dois usuários tenham as mesmas filas.' },
   // Auto-reply
   ERR_AUTO_REPLY_RELATIONED_TICKET: { status: 409, message: 'A auto resposta possui atendimentos vinculados.' },
   ERR_NO_AUTO_REPLY_FOUND: { status: 404, message: 'Auto resposta não encontrada.' },

@@ -22,6 +22,10 @@ export const SOCKET_EVENTS = {
   batteryLow: 'change_battery',
   ticketCreate: 'ticket:create',
   ticketUpdate: 'ticket:update',
+  /** The ticket leaves the recipient's list: `{action: 'delete', ticketId, reason: 'hidden'}`. */
+  ticketDelete: 'ticket:delete',
+  /** Internal notes of a ticket: `{action: 'create', ticketId, note}` / `{action: 'delete', ticketId, noteId}`. */
+  ticketNote: 'ticket:note',
   chatCreate: 'chat:create',
   messageCreate: 'appMessage:create',
   messageAck: 'appMessage:ack',

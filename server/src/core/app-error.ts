@@ -6,10 +6,18 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields?: { path: string; message: string }[];
   readonly headers?: Record<string, string>;
+  /** Extra top-level fields of the answer (e.g. the ongoing ticket of ERR_OTHER_OPEN_TICKET). */
+  readonly details?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
-    options: { message?: string; status?: number; fields?: { path: string; message: string }[]; headers?: Record<string, string> } = {},
+    options: {
+      message?: string;
+      status?: number;
+      fields?: { path: string; message: string }[];
+      headers?: Record<string, string>;
+      details?: Record<string, unknown>;
+    } = {},
   ) {
     const def = ERROR_CODES[code];
     super(options.message ?? def.message);
@@ -18,5 +26,6 @@ export class AppError extends Error {
     this.status = options.status ?? def.status;
     this.fields = options.fields;
     this.headers = options.headers;
+    this.details = options.details;
   }
 }

@@ -189,7 +189,15 @@ export type EventAudience =
   | { scope: 'tenant' }
   | { scope: 'user'; userId: number }
   | { scope: 'profiles'; profiles: Profile[] }
-  | { scope: 'ticket'; ticket: TicketAudienceFacts };
+  | {
+      scope: 'ticket';
+      ticket: TicketAudienceFacts;
+      /**
+       * The ticket before this change. A viewer who could see it then and cannot now receives
+       * `ticket:delete` instead of the event (the ticket leaves their list).
+       */
+      previous?: TicketAudienceFacts;
+    };
 
 /** What ticket visibility (spec section 6) needs to know to decide who may see a ticket event. */
 export interface TicketAudienceFacts {

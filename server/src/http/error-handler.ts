@@ -20,7 +20,8 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         if (err.headers) ctx.set(err.headers);
         const body: ErrorBody = { error: err.code, message: err.message, requestId };
         if (err.fields) body.fields = err.fields;
-        ctx.body = body;
+        // Details never override the standard fields.
+        ctx.body = err.details ? { ...err.details, ...body } : body;
         return;
       }
       const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;

@@ -8,8 +8,20 @@ import type { AuthContext } from '../core/auth-context';
 import type { DomainEvent } from '../db/entities';
 import type { AppDeps } from '../deps';
 import { authenticate } from '../modules/auth/require-auth';
-import { roomsFor, roomsOf } from './audience';
+import { TicketViewerLoader } from '../modules/tickets/ticket-viewer';
+import type { TicketViewer } from '../modules/tickets/ticket-visibility.policy';
+import { deliveryFor, roomsFor, roomsOf } from './audience';
 import { toEnvelope, type EventPublisher } from './domain-events';
+
+/** Server-to-server messages (Redis adapter): every process fans out to its own sockets. */
+const TICKET_FANOUT = 'atende:ticket-event';
+const FACTS_CHANGED = 'atende:viewer-facts';
+
+interface FactsChanged {
+  tenantId: number;
+  /** One user's profile or queues changed; absent: the tenant's settings changed. */
+  userId?: number;
+}
 
 export interface RealtimeHub extends EventPublisher {
   io: SocketServer;
@@ -37,6 +49,8 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     io.adapter(createAdapter(pub, sub, { key: `${deps.keyPrefix ?? 'atende'}:socket.io` }));
   }
   let closing = false;
+  const viewers = new TicketViewerLoader(deps);
+  const clustered = Boolean(deps.redis);
 
   // A bad token does not fail the handshake: the socket is accepted just long enough to be told
   // why (spec section 7: the client reacts to the invalid-token event by going to login),
@@ -46,7 +60,10 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
       (socket.handshake.auth as { token?: string } | undefined)?.token ??
       (typeof socket.handshake.query.token === 'string' ? socket.handshake.query.token : undefined);
     try {
-      socket.data.auth = await authenticate(deps.dataSource, deps.config.jwtSecret, token);
+      const auth = await authenticate(deps.dataSource, deps.config.jwtSecret, token);
+      socket.data.auth = auth;
+      // Per-socket facts for ticket visibility, kept fresh by user:update and settings:update.
+      socket.data.viewer = await viewers.load(auth);
     } catch (err) {
       if (!(err instanceof AppError)) {
         // Not the token's fault (database down): refuse this try, the client reconnects later
@@ -79,14 +96,74 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     });
   });
 
+  /**
+   * Ticket events go to each local socket of the tenant that may see the ticket (or that just
+   * lost sight of it: ticket:delete). Every process runs this for its own sockets.
+   */
+  const fanOutLocally = (event: DomainEvent) => {
+    const room = io.of('/').adapter.rooms.get(`tenant:${event.tenantId}`);
+    if (!room) return;
+    const envelope = toEnvelope(event);
+    for (const id of room) {
+      const socket = io.of('/').sockets.get(id);
+      const auth = socket?.data.auth as AuthContext | undefined;
+      if (!socket || !auth) continue;
+      const delivery = deliveryFor({ ...auth, viewer: socket.data.viewer as TicketViewer | undefined }, event);
+      if (!delivery) continue;
+      socket.emit('event', { ...envelope, name: delivery.name, payload: delivery.payload });
+      socket.emit(`${event.tenantId}:${delivery.name}`, delivery.payload);
+    }
+  };
+
+  /** Reloads the ticket-visibility facts of local sockets after a user or settings change. */
+  const refreshLocally = async (change: FactsChanged) => {
+    if (change.userId === undefined) viewers.invalidateSettings(change.tenantId);
+    const room = io.of('/').adapter.rooms.get(change.userId === undefined ? `tenant:${change.tenantId}` : `user:${change.userId}`);
+    if (!room) return;
+    const sockets = [...room].map((id) => io.of('/').sockets.get(id)).filter((s): s is Socket => Boolean(s?.data.auth));
+    const userIds = [...new Set(sockets.map((s) => (s.data.auth as AuthContext).userId))];
+    const fresh = new Map((await viewers.loadMany(change.tenantId, userIds)).map((v) => [v.userId, v]));
+    for (const socket of sockets) {
+      const auth = socket.data.auth as AuthContext;
+      const viewer = fresh.get(auth.userId);
+      if (!viewer || auth.tenantId !== change.tenantId) continue;
+      if (viewer.profile !== auth.profile) {
+        // The profile rooms (profiles-scoped events) follow a role change at once.
+        void socket.leave(`tenant:${auth.tenantId}:profile:${auth.profile}`);
+        void socket.join(`tenant:${auth.tenantId}:profile:${viewer.profile}`);
+        socket.data.auth = { ...auth, profile: viewer.profile };
+      }
+      socket.data.viewer = viewer;
+    }
+  };
+  const refresh = (change: FactsChanged) =>
+    void refreshLocally(change).catch((err) => deps.logger.warn({ err, ...change }, 'could not refresh socket visibility facts'));
+
+  io.on(TICKET_FANOUT, (event: DomainEvent) => fanOutLocally(event));
+  io.on(FACTS_CHANGED, (change: FactsChanged) => refresh(change));
+
   return {
     io,
     publish(event: DomainEvent) {
-      const envelope = toEnvelope(event);
+      // Shutting down: the sockets are going and the Redis clients closing; clients of this
+      // event replay it with GET /sync after reconnecting elsewhere.
+      if (closing) return;
+      if (event.audience.scope === 'ticket') {
+        fanOutLocally(event);
+        if (clustered) io.serverSideEmit(TICKET_FANOUT, event);
+        return;
+      }
       const rooms = roomsFor(event.tenantId, event.audience);
-      if (rooms.length === 0) return;
-      io.to(rooms).emit('event', envelope);
-      io.to(rooms).emit(`${event.tenantId}:${event.name}`, event.payload);
+      if (rooms.length > 0) {
+        const envelope = toEnvelope(event);
+        io.to(rooms).emit('event', envelope);
+        io.to(rooms).emit(`${event.tenantId}:${event.name}`, event.payload);
+      }
+      const change = factsChangeOf(event);
+      if (change) {
+        refresh(change);
+        if (clustered) io.serverSideEmit(FACTS_CHANGED, change);
+      }
     },
     async close() {
       closing = true;
@@ -94,6 +171,16 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
       for (const c of adapterClients) await c.quit().catch(() => c.disconnect());
     },
   };
+}
+
+/** Events after which sockets' visibility facts are stale: a user's profile or queues, the settings. */
+function factsChangeOf(event: DomainEvent): FactsChanged | null {
+  if (event.name === SOCKET_EVENTS.settingsUpdate) return { tenantId: event.tenantId };
+  if (event.name === SOCKET_EVENTS.userUpdate) {
+    const userId = event.audience.scope === 'user' ? event.audience.userId : (event.payload as { user?: { id?: number } } | null)?.user?.id;
+    return typeof userId === 'number' ? { tenantId: event.tenantId, userId } : { tenantId: event.tenantId };
+  }
+  return null;
 }
 
 async function stillConnected(io: SocketServer, userId: number): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps';
 import { authOf, type AppContext } from '../http/context';
 import { validate } from '../http/validate';
 import { requireAuth } from '../modules/auth/require-auth';
+import { TicketViewerLoader } from '../modules/tickets/ticket-viewer';
 import { readEventsSince } from './sync.service';
 
 export const SyncQuerySchema = z.object({
@@ -20,12 +21,15 @@ export const SyncQuerySchema = z.object({
  */
 export function syncRoutes(deps: AppDeps): Router {
   const router = new Router();
+  const viewers = new TicketViewerLoader(deps);
   router.get(
     '/sync',
     requireAuth(deps.dataSource, deps.config.jwtSecret),
     validate(SyncQuerySchema, 'query'),
     async (ctx: AppContext) => {
-      const body: SyncResponse = await readEventsSince(deps.dataSource, authOf(ctx), ctx.input.since, deps.config.syncMaxEvents);
+      const body: SyncResponse = await readEventsSince(deps.dataSource, authOf(ctx), ctx.input.since, deps.config.syncMaxEvents, (auth) =>
+        viewers.load(auth),
+      );
       ctx.set('Cache-Control', 'no-store');
       ctx.body = body;
     },

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { SyncResponse } from '@shared/events';
 import type { AuthContext } from '../core/auth-context';
 import type { DomainEvent } from '../db/entities';
-import { canReceive } from './audience';
+import type { TicketViewer } from '../modules/tickets/ticket-visibility.policy';
+import { deliveryFor } from './audience';
 import { toEnvelope } from './domain-events';
 
 /**
@@ -11,8 +12,17 @@ import { toEnvelope } from './domain-events';
  * event's own transaction), so `lastSeq - since` is exactly the number of events missed and a
  * first retained seq above `since + 1` means some were pruned: both are known before reading
  * any event, and the read is one range scan of the unique ("tenantId", seq) index.
+ *
+ * Ticket events follow the same rule as the socket fan-out (deliveryFor): the caller's facts
+ * (queues, visibility settings) are loaded once, and only when the range holds a ticket event.
  */
-export async function readEventsSince(dataSource: DataSource, auth: AuthContext, since: number, maxEvents: number): Promise<SyncResponse> {
+export async function readEventsSince(
+  dataSource: DataSource,
+  auth: AuthContext,
+  since: number,
+  maxEvents: number,
+  loadViewer: (auth: AuthContext) => Promise<TicketViewer>,
+): Promise<SyncResponse> {
   const [head] = (await dataSource.query(
     `SELECT t."eventSeq" AS "lastSeq",
             (SELECT min(e.seq) FROM domain_events e WHERE e."tenantId" = t.id) AS "oldestSeq"
@@ -34,6 +44,11 @@ export async function readEventsSince(dataSource: DataSource, auth: AuthContext,
       ORDER BY seq`,
     [auth.tenantId, since, lastSeq],
   )) as DomainEvent[];
-  const events = rows.filter((e) => canReceive(auth, e.tenantId, e.audience)).map(toEnvelope);
+  const viewer = rows.some((e) => e.audience.scope === 'ticket') ? await loadViewer(auth) : undefined;
+  const recipient = { ...auth, viewer };
+  const events = rows.flatMap((e) => {
+    const delivery = deliveryFor(recipient, e);
+    return delivery ? [{ ...toEnvelope(e), name: delivery.name, payload: delivery.payload }] : [];
+  });
   return { events, lastSeq, reload: false };
 }

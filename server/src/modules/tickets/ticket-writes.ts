@@ -1,0 +1,206 @@
+import type { EntityManager } from 'typeorm';
+import { SOCKET_EVENTS } from '@shared/events';
+import type { TicketEventPayload } from '@shared/schemas/tickets';
+import { AppError } from '../../core/app-error';
+import type { Queryable } from '../../core/tenant-catalog';
+import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
+import { uniqueViolationOf } from '../../db/pg-errors';
+import type { Emit } from '../../realtime/domain-events';
+import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
+
+/**
+ * The write path every ticket change shares (transitions, sweeps, inbound rating replies): lock
+ * the row, update the given columns, write the ticket_logs row (who, what, when) and record
+ * `ticket:update` to the ticket audience, all in the caller's transaction. Lock order: the
+ * ticket row first, the tenant row (taken by `emit` for the event seq) last.
+ */
+
+/** Columns a change may write; constants of this module, never request keys. */
+export type TicketColumn =
+  | 'status'
+  | 'userId'
+  | 'queueId'
+  | 'whatsappId'
+  | 'channel'
+  | 'isGroup'
+  | 'unreadMessages'
+  | 'lastMessage'
+  | 'lastMessageAt'
+  | 'kanbanId'
+  | 'chatFlowId'
+  | 'botActive'
+  | 'demandId'
+  | 'value'
+  | 'difyStatus'
+  | 'lmStatus'
+  | 'ollamaStatus'
+  | 'n8nStatus'
+  | 'typebotStatus'
+  | 'dialogflowStatus'
+  | 'chatgptStatus'
+  | 'closeAt'
+  | 'closeReason'
+  | 'ratingRequestedAt'
+  | 'startedAt'
+  | 'closedAt';
+
+export type TicketSet = Partial<Record<TicketColumn, unknown>>;
+
+export interface TicketLogEntry {
+  type: string;
+  /** Who did it; null for the system (sweeps, the customer's reply). */
+  userId: number | null;
+  data?: Record<string, unknown>;
+}
+
+export const ACTIVE_TICKET_INDEX = 'tickets_one_active_uq';
+
+export async function selectTicket(db: Queryable, ticketId: number): Promise<TicketRow | null> {
+  const rows: TicketRow[] = await db.query(`${TICKET_SELECT} WHERE t.id = $1`, [ticketId]);
+  return rows[0] ?? null;
+}
+
+/** Row lock of one ticket of a tenant; answers whether it exists there. */
+export async function lockTicket(tx: Queryable, tenantId: number, ticketId: number): Promise<boolean> {
+  const rows = await tx.query(`SELECT id FROM tickets WHERE id = $1 AND "tenantId" = $2 FOR UPDATE`, [ticketId, tenantId]);
+  return rows.length > 0;
+}
+
+export async function insertTicketLog(tx: Queryable, tenantId: number, ticketId: number, entry: TicketLogEntry): Promise<void> {
+  await tx.query(`INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data) VALUES ($1, $2, $3, $4, $5)`, [
+    tenantId,
+    ticketId,
+    entry.userId,
+    entry.type,
+    JSON.stringify(entry.data ?? {}),
+  ]);
+}
+
+const VISIBILITY_FACTS: (keyof TicketAudienceFacts)[] = ['queueId', 'userId', 'status', 'isGroup', 'botActive'];
+
+/** The ticket audience; `previous` only when a fact that decides visibility changed. */
+export function ticketAudienceOf(row: TicketRow, previous?: TicketRow | null): EventAudience {
+  const ticket = audienceFactsOf(row);
+  if (!previous) return { scope: 'ticket', ticket };
+  const before = audienceFactsOf(previous);
+  const changed = VISIBILITY_FACTS.some((k) => before[k] !== ticket[k]);
+  return changed ? { scope: 'ticket', ticket, previous: before } : { scope: 'ticket', ticket };
+}
+
+export async function emitTicket(
+  emit: Emit,
+  action: TicketEventPayload['action'],
+  row: TicketRow,
+  previous?: TicketRow | null,
+): Promise<void> {
+  const payload: TicketEventPayload = { action, ticket: presentTicket(row) };
+  await emit(
+    row.tenantId,
+    action === 'create' ? SOCKET_EVENTS.ticketCreate : SOCKET_EVENTS.ticketUpdate,
+    payload,
+    ticketAudienceOf(row, previous),
+  );
+}
+
+/**
+ * Updates a locked ticket, logs and announces the change; answers the ticket as it is now.
+ * An empty `set` with a log still logs and announces (e.g. a rating recorded).
+ */
+export async function applyTicketChange(
+  tx: EntityManager,
+  emit: Emit,
+  current: TicketRow,
+  set: TicketSet,
+  log: TicketLogEntry | null,
+): Promise<TicketRow> {
+  const columns = Object.keys(set) as TicketColumn[];
+  if (columns.length > 0) {
+    const assignments = columns.map((c, i) => `"${c}" = $${i + 2}`);
+    await tx.query(`UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = $1`, [
+      current.id,
+      ...columns.map((c) => set[c]),
+    ]);
+  }
+  if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
+  const after = (await selectTicket(tx, current.id)) as TicketRow;
+  await emitTicket(emit, 'update', after, current);
+  return after;
+}
+
+/** The open-or-pending ticket of a contact (on one channel, or any), for conflict answers. */
+export async function findActiveTicket(
+  db: Queryable,
+  tenantId: number,
+  contactId: number,
+  channelId?: number | null,
+): Promise<{ id: number; userId: number | null } | null> {
+  const params: unknown[] = [tenantId, contactId];
+  let channel = '';
+  if (channelId !== undefined) {
+    params.push(channelId ?? 0);
+    channel = ` AND COALESCE("whatsappId", 0) = $3`;
+  }
+  const rows: { id: number; userId: number | null }[] = await db.query(
+    `SELECT id, "userId" FROM tickets
+      WHERE "tenantId" = $1 AND "contactId" = $2 AND status IN ('open','pending')${channel}
+      ORDER BY id LIMIT 1`,
+    params,
+  );
+  return rows[0] ?? null;
+}
+
+/** 409 ERR_OTHER_OPEN_TICKET carrying the ongoing ticket, so the console can offer to open it. */
+export function otherOpenTicketError(existing: { id: number; userId: number | null }): AppError {
+  return new AppError('ERR_OTHER_OPEN_TICKET', { details: { ticketId: existing.id, userId: existing.userId } });
+}
+
+/**
+ * Runs a write that may make a second active ticket for a contact and channel. The partial
+ * unique index is the guard (no check-then-write race): its violation becomes the same 409 the
+ * checked path answers, naming the ticket that won.
+ */
+export async function guardOneActive<T>(
+  db: Queryable,
+  where: () => { tenantId: number; contactId: number; channelId: number | null } | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const key = where();
+    if (uniqueViolationOf(err) !== ACTIVE_TICKET_INDEX || !key) throw err;
+    const existing = await findActiveTicket(db, key.tenantId, key.contactId, key.channelId);
+    throw existing ? otherOpenTicketError(existing) : new AppError('ERR_OTHER_OPEN_TICKET');
+  }
+}
+
+/**
+ * Queues a text to the contact as an outbound message row (status `pending`, due now): the
+ * messages module's delivery sends every due pending row (job plus periodic sweep) with retries
+ * and announces its progress, so a farewell or a rating request survives a restart like any send.
+ */
+export async function queueOutboundText(
+  tx: Queryable,
+  ticket: Pick<TicketRow, 'id' | 'tenantId' | 'contactId' | 'whatsappId'>,
+  body: string,
+  opts: { userId: number | null; now: Date; kind: string },
+): Promise<number> {
+  const [row] = (await tx.query(
+    `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType",
+                           status, "nextRetryAt", timestamp, "dataJson")
+     VALUES ($1, $2, $3, $4, true, $5, $6, 'chat', 'pending', $7, $8, $9)
+     RETURNING id`,
+    [
+      ticket.tenantId,
+      ticket.id,
+      ticket.contactId,
+      body,
+      opts.userId,
+      ticket.whatsappId,
+      opts.now,
+      Math.floor(opts.now.getTime() / 1000),
+      JSON.stringify({ origin: opts.kind }),
+    ],
+  )) as { id: string }[];
+  return Number(row.id);
+}
