@@ -1,7 +1,188 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { AppError } from '../../core/app-error';
 import type { AppDeps } from '../../deps';
+import { authOf, type AppContext } from '../../http/context';
+import { intParam, validate } from '../../http/validate';
+import { requireAuth } from '../auth/require-auth';
+import { MessageBirthdayService } from './message-birthday.service';
+import { discardMedia, receiveMessageMedia, type ReceivedMedia } from './message-media';
+import { MessageScheduleService } from './message-schedule.service';
+import { MessageSendService, type SendOutcome } from './message-send.service';
+import { registerMessageJobs } from './messages.jobs';
+import {
+  DeleteMessageSchema,
+  EditMessageSchema,
+  ForwardMessagesSchema,
+  GhostMessageSchema,
+  ListParticipantsSchema,
+  MentionAllMessageSchema,
+  MentionMessageSchema,
+  MessageListQuerySchema,
+  ReactionMessageSchema,
+  ScheduleMessageSchema,
+  ScheduledMessagesQuerySchema,
+  SearchMessageQuerySchema,
+  SendBirthdaySchema,
+  SendButtonSchema,
+  SendMessageSchema,
+  SendNowSchema,
+  SyncOldMessagesSchema,
+  UpdateMessageSchema,
+} from './messages.schema';
+import { MessagesService } from './messages.service';
+import { OutboundDelivery, type ChannelAdapterSource } from './outbound-delivery';
 
-export function messagesRoutes(_deps: AppDeps): Router {
+type MediaState = { media?: ReceivedMedia[] };
+const DELETE_BODY_MAX_BYTES = 16 * 1024;
+
+/**
+ * DELETE /messages carries `{id, messageId}` in its body (spec section 7), which the app's body
+ * parser reads only for POST, PUT and PATCH. Read here (small JSON), falling back to the query
+ * string for clients that cannot send a DELETE body.
+ */
+const deleteBody: Middleware = async (ctx, next) => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > DELETE_BODY_MAX_BYTES)
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'corpo grande demais' }] });
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  let body: unknown = { ...ctx.query };
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'JSON inválido' }] });
+    }
+  }
+  (ctx.request as unknown as { body: unknown }).body = body;
+  await next();
+};
+const mediaOf = (ctx: AppContext): ReceivedMedia[] => (ctx.state as MediaState).media ?? [];
+
+/**
+ * Messages (spec section 7 "Messages", paths exactly as there; docs/api.md and the module's
+ * README-style comments in each service describe the shapes). Every route: auth -> (multipart)
+ * -> validate(zod) -> handler. Paths written with a trailing slash in the spec are declared
+ * without it (@koa/router matches both). The fixed paths under /messages/ are declared before
+ * /messages/:ticketId so that `ghostMessage` is never read as a ticket id.
+ */
+export function messagesRoutes(deps: AppDeps): Router {
   const router = new Router();
+  const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
+  const adapters = (): ChannelAdapterSource => deps.channels;
+  const delivery = new OutboundDelivery(deps, adapters);
+  const messages = new MessagesService(deps);
+  const sender = new MessageSendService(deps, delivery, adapters);
+  const schedules = new MessageScheduleService(deps);
+  const birthdays = new MessageBirthdayService(deps, delivery);
+  registerMessageJobs(deps, { delivery, schedules, birthdays });
+
+  /** Multipart files (field `medias`) to the tenant's private folder; JSON passes through. Dropped if the request fails. */
+  const media: Middleware = async (ctx, next) => {
+    const files = await receiveMessageMedia(ctx as AppContext, deps.config.dataDir, authOf(ctx).tenantId);
+    (ctx.state as MediaState).media = files;
+    try {
+      await next();
+    } catch (err) {
+      await discardMedia(files);
+      throw err;
+    }
+  };
+  const reply = (ctx: AppContext, outcome: SendOutcome) => {
+    ctx.status = outcome.status;
+    ctx.body = outcome.body;
+  };
+
+  // ---- reads ----
+  router.get('/messages/media/:messageId', auth, async (ctx: AppContext) => {
+    const file = await messages.openMedia(authOf(ctx), intParam(ctx, 'messageId'));
+    ctx.set('Content-Type', file.type);
+    ctx.set('Content-Length', String(file.size));
+    ctx.set('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    // Received bytes are never run as a page of this origin, whatever their declared type.
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = file.stream;
+  });
+  router.get('/searchMessage', auth, validate(SearchMessageQuerySchema, 'query'), async (ctx: AppContext) => {
+    ctx.body = await messages.search(authOf(ctx), ctx.input);
+  });
+  router.get('/scheduleMessages', auth, validate(ScheduledMessagesQuerySchema, 'query'), async (ctx: AppContext) => {
+    ctx.body = await schedules.list(authOf(ctx), ctx.input.pageNumber ?? ctx.input.page);
+  });
+
+  // ---- fixed paths under /messages/ (before /messages/:ticketId) ----
+  router.post('/messages/ghostMessage', auth, validate(GhostMessageSchema), async (ctx: AppContext) => {
+    reply(ctx, await sender.ghost(authOf(ctx), ctx.input));
+  });
+  router.post('/messages/mentionMessage', auth, validate(MentionMessageSchema), async (ctx: AppContext) => {
+    await sender.requireGroupChannel(authOf(ctx), ctx.input.ticketId, 'Mencionar participantes');
+  });
+  router.post('/messages/mentionAllMessage', auth, validate(MentionAllMessageSchema), async (ctx: AppContext) => {
+    await sender.requireGroupChannel(authOf(ctx), ctx.input.ticketId, 'Mencionar todos os participantes');
+  });
+  router.post('/messages/listParticipants', auth, validate(ListParticipantsSchema), async (ctx: AppContext) => {
+    await sender.requireGroupChannel(authOf(ctx), ctx.input.ticketId, 'Listar participantes');
+  });
+  router.post('/messages/reactionMessage', auth, validate(ReactionMessageSchema), async (ctx: AppContext) => {
+    ctx.body = await sender.react(authOf(ctx), ctx.input);
+  });
+  router.post('/messages/editMessage', auth, validate(EditMessageSchema), async (ctx: AppContext) => {
+    ctx.body = await sender.edit(authOf(ctx), ctx.input);
+  });
+  router.post('/messages/syncOld', auth, validate(SyncOldMessagesSchema), async (ctx: AppContext) => {
+    await sender.syncOld(authOf(ctx), ctx.input);
+  });
+  router.post('/messages/syncOldByUser', auth, validate(SyncOldMessagesSchema), async (ctx: AppContext) => {
+    await sender.syncOld(authOf(ctx), ctx.input);
+  });
+  router.post('/messages/sendBirthday', auth, validate(SendBirthdaySchema), async (ctx: AppContext) => {
+    ctx.body = await birthdays.send(authOf(ctx), ctx.input);
+  });
+  router.post('/messages/:id/retry', auth, async (ctx: AppContext) => {
+    ctx.body = await sender.retry(authOf(ctx), intParam(ctx, 'id'));
+  });
+
+  // ---- one ticket's thread ----
+  router.get('/messages/:ticketId', auth, validate(MessageListQuerySchema, 'query'), async (ctx: AppContext) => {
+    ctx.body = await messages.list(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input);
+  });
+  router.post('/messages/:ticketId', auth, media, validate(SendMessageSchema), async (ctx: AppContext) => {
+    reply(ctx, await sender.send(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input, mediaOf(ctx)));
+  });
+  router.patch('/messages/:id', auth, validate(UpdateMessageSchema), async (ctx: AppContext) => {
+    const id = intParam(ctx, 'id');
+    ctx.body = ctx.input.read ? await messages.markRead(authOf(ctx), id) : await schedules.update(authOf(ctx), id, ctx.input);
+  });
+  router.delete('/messages', auth, deleteBody, validate(DeleteMessageSchema), async (ctx: AppContext) => {
+    ctx.body = await sender.remove(authOf(ctx), ctx.input);
+  });
+
+  // ---- scheduling, forwarding, queue-less send, buttons ----
+  router.post('/messagesSchedule', auth, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
+    const { status, message } = await schedules.create(authOf(ctx), ctx.input);
+    ctx.status = status;
+    ctx.body = message;
+  });
+  router.delete('/messagesSchedule/:id', auth, async (ctx: AppContext) => {
+    ctx.body = await schedules.update(authOf(ctx), intParam(ctx, 'id'), { status: 'canceled' });
+  });
+  router.post('/forward-messages', auth, validate(ForwardMessagesSchema), async (ctx: AppContext) => {
+    ctx.status = 201;
+    ctx.body = await sender.forward(authOf(ctx), ctx.input);
+  });
+  router.post('/noRedis', auth, media, validate(SendNowSchema), async (ctx: AppContext) => {
+    const { ticketId, ...input } = ctx.input;
+    reply(ctx, await sender.sendNow(authOf(ctx), ticketId, input, mediaOf(ctx)));
+  });
+  router.post('/sendButton', auth, validate(SendButtonSchema), async (ctx: AppContext) => {
+    reply(ctx, await sender.sendButtons(authOf(ctx), ctx.input));
+  });
+
   return router;
 }

@@ -1,0 +1,539 @@
+import { ACK_BY_STATUS, ChannelSendError, type ChannelAdapter, type OutboundTarget } from '../../channels/channel-adapter';
+import {
+  MESSAGE_DELETE_WINDOW_HOURS,
+  type DeliveryWarning,
+  type EditMessageInput,
+  type ForwardMessagesInput,
+  type ForwardMessagesResponse,
+  type GhostMessageInput,
+  type MessageDto,
+  type MessageReaction,
+  type ReactionMessageInput,
+  type SendButtonInput,
+  type SendMessageInput,
+  type SendMessageResponse,
+} from '@shared/schemas/messages';
+import { AppError } from '../../core/app-error';
+import type { AuthContext } from '../../core/auth-context';
+import type { AppDeps } from '../../deps';
+import { upsertActiveTicket } from '../tickets/ticket-upsert';
+import { MessageAccess, messageNotFound } from './message-access';
+import { emitMessages } from './message-events';
+import { discardMedia, type ReceivedMedia } from './message-media';
+import { insertOutbound, serverClientId, type OutboundDraft } from './message-store';
+import { emitTicketChanged, touchTicketForOutbound } from './message-ticket-events';
+import { loadTicket, type MessageTicket } from './message-ticket';
+import { renderForTicket } from './message-variables.values';
+import { authorizeMessageChange } from './messages.policy';
+import { presentMessage, type MessageRow } from './messages.presenter';
+import { selectMessagesByIds } from './messages.query';
+import { OutboundDelivery, waitingForChannelText, type ChannelAdapterSource } from './outbound-delivery';
+import { loadChannel, resolveTarget } from './outbound-target';
+
+export interface SendOutcome {
+  /** 201 when the request wrote messages, 200 when a retry found them (same clientId). */
+  status: 200 | 201;
+  body: SendMessageResponse;
+}
+
+const ACTIVE_TICKET = new Set(['open', 'pending']);
+
+interface Written {
+  ids: number[];
+  created: boolean;
+  warning: DeliveryWarning | null;
+}
+
+/**
+ * Everything that sends, changes or removes a message of a ticket. A send writes the row first
+ * (status pending, a client id), then leaves the provider call to OutboundDelivery; edits,
+ * deletes and reactions are changes of something the customer already has, so they call the
+ * provider before answering and change nothing when it refuses.
+ */
+export class MessageSendService {
+  private readonly access: MessageAccess;
+
+  constructor(
+    private readonly deps: Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'config' | 'logger' | 'jobs'>,
+    private readonly delivery: OutboundDelivery,
+    private readonly adapters: () => ChannelAdapterSource | undefined,
+  ) {
+    this.access = new MessageAccess(deps);
+  }
+
+  /**
+   * POST /messages/{ticketId}: text and/or files (one message per file, the text as the first
+   * file's caption). Message variables are filled now. `isPrivate` stores a note that never
+   * leaves the server. Without a usable channel the messages stay pending and the answer's
+   * `warning` says why (they go out once the channel connects, or fail after a day).
+   */
+  async send(auth: AuthContext, ticketId: number, input: SendMessageInput, files: ReceivedMedia[] = []): Promise<SendOutcome> {
+    let written: Written;
+    try {
+      const { ticket } = await this.access.ticket(auth, ticketId);
+      const body = input.body ?? '';
+      if (files.length === 0 && !body.trim()) {
+        throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'Mensagem é obrigatório' }] });
+      }
+      const isPrivate = input.isPrivate === true;
+      if (!isPrivate) assertActive(ticket);
+      const quotedMsgId = input.quotedMsgId ?? null;
+      if (quotedMsgId !== null) await this.assertQuotable(ticket, quotedMsgId);
+      const now = this.deps.clock.now();
+      const text = isPrivate
+        ? body
+        : await renderForTicket(this.deps.dataSource, body, {
+            tenantId: ticket.tenantId,
+            ticketId: ticket.id,
+            userId: auth.userId,
+            now,
+          });
+      const clientId = input.clientId ?? serverClientId();
+      const warning = isPrivate ? null : await this.channelWarning(ticket);
+      const base = {
+        isPrivate,
+        quotedMsgId,
+        status: isPrivate ? ('sent' as const) : ('pending' as const),
+        lastError: warning?.message ?? null,
+      };
+      const drafts: OutboundDraft[] =
+        files.length === 0
+          ? [{ ...base, body: text, mediaType: 'chat', clientId }]
+          : files.map((file, i) => ({
+              ...base,
+              body: i === 0 ? text : '',
+              mediaType: file.mediaType,
+              mediaPath: file.relativePath,
+              mediaName: file.fileName,
+              mimeType: file.mimeType,
+              // Derived ids cannot collide with a client's: '#' is not allowed in clientId.
+              clientId: i === 0 ? clientId : `${clientId}#${i}`,
+            }));
+      written = await this.write(auth, ticket, drafts, warning);
+    } catch (err) {
+      await discardMedia(files);
+      throw err;
+    }
+    // A retry of a request already stored: its files are the first request's, these are extra.
+    if (!written.created) await discardMedia(files);
+    return this.answer(written);
+  }
+
+  /**
+   * POST /noRedis: the anchor's send path that skips the queue. The same write, then the
+   * delivery runs in this request and the answer carries the outcome (sent, failed, or pending
+   * with the retry already planned).
+   */
+  async sendNow(auth: AuthContext, ticketId: number, input: SendMessageInput, files: ReceivedMedia[] = []): Promise<SendOutcome> {
+    const outcome = await this.send(auth, ticketId, input, files);
+    if (!outcome.body.created) return outcome;
+    for (const m of outcome.body.messages) if (m.status === 'pending') await this.delivery.deliver(m.id);
+    outcome.body.messages = (
+      await selectMessagesByIds(
+        this.deps.dataSource,
+        outcome.body.messages.map((m) => m.id),
+      )
+    ).map(presentMessage);
+    return outcome;
+  }
+
+  /** POST /messages/ghostMessage: a note in the thread that is never sent to the customer. */
+  async ghost(auth: AuthContext, input: GhostMessageInput): Promise<SendOutcome> {
+    return this.send(auth, input.ticketId, { body: input.body, clientId: input.clientId, isPrivate: true });
+  }
+
+  /** POST /sendButton: interactive reply buttons (spec section 5 limits, checked by the schema). */
+  async sendButtons(auth: AuthContext, input: SendButtonInput): Promise<SendOutcome> {
+    const { ticket } = await this.access.ticket(auth, input.ticketId);
+    assertActive(ticket);
+    const buttons = input.buttons.map((b, i) => ({ id: b.id ?? `btn-${i + 1}`, title: b.title }));
+    if (new Set(buttons.map((b) => b.id)).size !== buttons.length) {
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'buttons', message: 'os valores dos botões devem ser diferentes' }],
+      });
+    }
+    const warning = await this.channelWarning(ticket);
+    return this.store(
+      auth,
+      ticket,
+      [
+        {
+          body: input.body,
+          mediaType: 'interactive',
+          clientId: input.clientId ?? serverClientId(),
+          isPrivate: false,
+          status: 'pending',
+          dataJson: { buttons },
+          lastError: warning?.message ?? null,
+        },
+      ],
+      warning,
+    );
+  }
+
+  /**
+   * POST /forward-messages/: copies up to 10 messages the caller may see into the contact's
+   * active ticket (created open for the caller when there is none), as new outbound messages
+   * on the channel of the first message's ticket (else the tenant's default channel).
+   */
+  async forward(auth: AuthContext, input: ForwardMessagesInput): Promise<ForwardMessagesResponse> {
+    const viewer = await this.access.viewer(auth);
+    const [contact] = (await this.deps.dataSource.query(`SELECT id, "isGroup" FROM contacts WHERE id = $1 AND "tenantId" = $2`, [
+      input.contact,
+      auth.tenantId,
+    ])) as { id: number; isGroup: boolean }[];
+    if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+    const ids = [...new Set(input.messages)];
+    const rows = await selectMessagesByIds(this.deps.dataSource, ids);
+    if (rows.length !== ids.length || rows.some((r) => r.tenantId !== auth.tenantId)) throw messageNotFound();
+    const sourceTickets = new Map<number, MessageTicket>();
+    for (const row of rows) {
+      if (!sourceTickets.has(row.ticketId)) {
+        // Through the message: a message on a hidden ticket is as unknown as another tenant's.
+        sourceTickets.set(row.ticketId, (await this.access.message(auth, Number(row.id), { viewer })).ticket);
+      }
+      if (row.isPrivate || row.isDeleted) {
+        throw new AppError('ERR_VALIDATION', {
+          fields: [{ path: 'messages', message: 'notas privadas e mensagens apagadas não podem ser encaminhadas' }],
+        });
+      }
+    }
+    const stored = await this.deps.dataSource.query(`SELECT id, "mediaPath" FROM messages WHERE id = ANY($1::bigint[])`, [ids]);
+    const pathOf = new Map((stored as { id: string; mediaPath: string | null }[]).map((r) => [Number(r.id), r.mediaPath]));
+    const channel = await this.forwardChannel(auth.tenantId, sourceTickets.get(rows[0].ticketId)?.whatsappId ?? null);
+    const now = this.deps.clock.now();
+    const { ticketId, ids: created } = await this.deps.events.transaction(async (tx, emit) => {
+      const upserted = await upsertActiveTicket(tx, {
+        tenantId: auth.tenantId,
+        contactId: contact.id,
+        channelId: channel?.id ?? null,
+        channelType: channel?.type ?? null,
+        isGroup: contact.isGroup,
+        userId: auth.userId,
+        status: 'open',
+        actorUserId: auth.userId,
+      });
+      const target = await loadTicket(tx, upserted.ticket.id);
+      if (!target) throw new AppError('ERR_CREATING_TICKET');
+      const newIds: number[] = [];
+      for (const row of rows) {
+        const { id } = await insertOutbound(
+          tx,
+          target,
+          auth.userId,
+          {
+            body: row.body,
+            mediaType: row.mediaType === 'interactive' ? 'chat' : row.mediaType,
+            mediaPath: pathOf.get(Number(row.id)) ?? null,
+            mediaName: row.mediaName,
+            mimeType: row.mimeType,
+            clientId: serverClientId('fwd'),
+            isPrivate: false,
+            status: 'pending',
+            dataJson: { forwardedFrom: Number(row.id) },
+          },
+          now,
+        );
+        newIds.push(id);
+      }
+      const last = rows[rows.length - 1];
+      await touchTicketForOutbound(tx, target.id, { ...last, isPrivate: false }, now);
+      await emitTicketChanged(tx, emit, target.id, upserted.created ? 'create' : 'update');
+      await emitMessages(tx, emit, target, 'create', newIds);
+      return { ticketId: target.id, ids: newIds };
+    });
+    for (const id of created) await this.delivery.enqueue(id);
+    return { ticketId, messages: (await selectMessagesByIds(this.deps.dataSource, created)).map(presentMessage) };
+  }
+
+  /** POST /messages/{id}/retry: a failed message goes back to pending, with its tries reset. */
+  async retry(auth: AuthContext, messageId: number): Promise<MessageDto> {
+    const { message, ticket } = await this.access.message(auth, messageId);
+    if (message.status !== 'failed' && !(message.status === 'pending' && message.lastError !== null)) {
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'id', message: 'só mensagens não entregues podem ser reenviadas' }],
+      });
+    }
+    const now = this.deps.clock.now();
+    await this.deps.events.transaction(async (tx, emit) => {
+      await tx.query(
+        `UPDATE messages SET status = 'pending', ack = ${ACK_BY_STATUS.pending}, "sendAttempts" = 0, "nextRetryAt" = $2,
+                "lastError" = NULL, "updatedAt" = now()
+          WHERE id = $1 AND status IN ('failed', 'pending')`,
+        [message.id, now],
+      );
+      await emitMessages(tx, emit, ticket, 'update', [Number(message.id)]);
+    });
+    await this.delivery.enqueue(Number(message.id), { attempt: Date.now() });
+    return this.present(Number(message.id));
+  }
+
+  /**
+   * POST /messages/editMessage: a sent text changed for everyone through the channel. A channel
+   * that cannot edit (the official API) answers its error and nothing changes here. Private
+   * notes are edited in place.
+   */
+  async edit(auth: AuthContext, input: EditMessageInput): Promise<MessageDto> {
+    const { message, ticket, viewer } = await this.access.message(auth, input.messageId);
+    authorizeMessageChange(auth, viewer, message);
+    if (message.isDeleted)
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'messageId', message: 'a mensagem foi apagada' }] });
+    if (message.status === 'scheduled') {
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'messageId', message: 'altere mensagens agendadas com PATCH /messages/{id}' }],
+      });
+    }
+    const body = input.body;
+    if (!message.isPrivate) {
+      if (!message.messageId || message.whatsappId === null) {
+        throw new AppError('ERR_VALIDATION', { fields: [{ path: 'messageId', message: 'a mensagem ainda não foi enviada' }] });
+      }
+      const { adapter, target } = await this.channelFor(ticket, message.whatsappId);
+      await this.callProvider(() => adapter.editMessage(target, message.messageId as string, body));
+    }
+    await this.deps.events.transaction(async (tx, emit) => {
+      await tx.query(
+        `UPDATE messages
+            SET body = $2, "isEdited" = true, "updatedAt" = now(),
+                "dataJson" = jsonb_set(COALESCE("dataJson", '{}'::jsonb), '{editHistory}',
+                  COALESCE("dataJson"->'editHistory', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('body', body, 'editedAt', $3::text)))
+          WHERE id = $1`,
+        [message.id, body, this.deps.clock.now().toISOString()],
+      );
+      await emitMessages(tx, emit, ticket, 'update', [Number(message.id)]);
+    });
+    return this.present(Number(message.id));
+  }
+
+  /**
+   * DELETE /messages: delete for everyone. A message the customer never got (pending, failed,
+   * a private note) is withdrawn here only (a pending one is not sent); a scheduled one is
+   * canceled; a delivered one goes through the channel, refused after
+   * MESSAGE_DELETE_WINDOW_HOURS (ERR_DELETE_WAPP_MSG). The row stays, with isDeleted.
+   */
+  async remove(auth: AuthContext, input: { id: number; messageId?: string | null }): Promise<MessageDto> {
+    const { message, ticket, viewer } = await this.access.message(auth, input.id);
+    if (input.messageId && message.messageId && input.messageId !== message.messageId) throw messageNotFound();
+    authorizeMessageChange(auth, viewer, message);
+    if (message.isDeleted) return presentMessage(message);
+    const reachedCustomer =
+      !message.isPrivate && message.messageId !== null && ['sent', 'delivered', 'read'].includes(message.status);
+    if (reachedCustomer) {
+      const sentAt = message.timestamp !== null ? Number(message.timestamp) * 1000 : new Date(message.createdAt).getTime();
+      if (this.deps.clock.now().getTime() - sentAt > MESSAGE_DELETE_WINDOW_HOURS * 3600_000)
+        throw new AppError('ERR_DELETE_WAPP_MSG');
+      const { adapter, target } = await this.channelFor(ticket, message.whatsappId);
+      await this.callProvider(() => adapter.deleteMessage(target, message.messageId as string));
+    }
+    await this.deps.events.transaction(async (tx, emit) => {
+      await tx.query(
+        `UPDATE messages
+            SET "isDeleted" = true, "nextRetryAt" = NULL, "updatedAt" = now(),
+                status = CASE WHEN status IN ('pending', 'scheduled', 'failed') THEN 'canceled' ELSE status END
+          WHERE id = $1`,
+        [message.id],
+      );
+      await emitMessages(tx, emit, ticket, 'delete', [Number(message.id)]);
+    });
+    return this.present(Number(message.id));
+  }
+
+  /**
+   * POST /messages/reactionMessage: the agent's reaction (one per message, as on WhatsApp; an
+   * empty emoji removes it) goes through the channel, then is kept in `reactions`.
+   */
+  async react(auth: AuthContext, input: ReactionMessageInput): Promise<MessageDto> {
+    const { message, ticket } = await this.access.message(auth, input.messageId);
+    if (message.isPrivate || !message.messageId || message.isDeleted) {
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'messageId', message: 'só é possível reagir a mensagens enviadas ou recebidas' }],
+      });
+    }
+    const { adapter, target } = await this.channelFor(ticket, message.whatsappId);
+    await this.callProvider(() => adapter.sendReaction(target, message.messageId as string, input.emoji));
+    const mine: MessageReaction = {
+      emoji: input.emoji,
+      fromMe: true,
+      userId: auth.userId,
+      timestamp: Math.floor(this.deps.clock.now().getTime() / 1000),
+    };
+    await this.deps.events.transaction(async (tx, emit) => {
+      // Rewritten in SQL so a customer's reaction arriving meanwhile is not lost.
+      await tx.query(
+        `UPDATE messages
+            SET reactions = (SELECT COALESCE(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements(COALESCE(reactions, '[]'::jsonb)) r
+                              WHERE COALESCE((r->>'fromMe')::boolean, false) = false)
+                            || CASE WHEN $2::text = '' THEN '[]'::jsonb ELSE jsonb_build_array($3::jsonb) END,
+                "updatedAt" = now()
+          WHERE id = $1`,
+        [message.id, input.emoji, JSON.stringify(mine)],
+      );
+      await emitMessages(tx, emit, ticket, 'update', [Number(message.id)]);
+    });
+    return this.present(Number(message.id));
+  }
+
+  /**
+   * POST /messages/mentionMessage, /messages/mentionAllMessage, /messages/listParticipants:
+   * group features. A ticket that is not a group is refused (400); a group needs a channel
+   * that knows group participants, which none of the channels of this version does.
+   */
+  async requireGroupChannel(auth: AuthContext, ticketId: number, what: string): Promise<never> {
+    const { ticket } = await this.access.ticket(auth, ticketId);
+    if (!ticket.isGroup) {
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'ticketId', message: `${what} só é possível em atendimentos de grupo` }],
+      });
+    }
+    const channel =
+      ticket.whatsappId === null ? null : await loadChannel(this.deps.dataSource, ticket.tenantId, ticket.whatsappId);
+    throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+      message: `${what} precisa de uma conexão com suporte a grupos (por QR code); a conexão ${channel ? `"${channel.name}" (${channel.type})` : 'deste atendimento'} não oferece.`,
+    });
+  }
+
+  /**
+   * POST /messages/syncOld and /messages/syncOldByUser: importing a channel's old history
+   * needs a provider that keeps it (QR-code sessions); the official API has no history.
+   */
+  async syncOld(auth: AuthContext, input: { whatsappId?: number; ticketId?: number }): Promise<never> {
+    let channelType: string | null = null;
+    if (input.ticketId !== undefined) {
+      const { ticket } = await this.access.ticket(auth, input.ticketId);
+      if (ticket.whatsappId !== null)
+        channelType = (await loadChannel(this.deps.dataSource, auth.tenantId, ticket.whatsappId))?.type ?? null;
+    }
+    if (input.whatsappId !== undefined) {
+      const channel = await loadChannel(this.deps.dataSource, auth.tenantId, input.whatsappId);
+      if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+      channelType = channel.type;
+    }
+    throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+      message: `A sincronização do histórico de mensagens não está disponível para ${channelType ? `conexões ${channelType}` : 'esta conexão'}.`,
+    });
+  }
+
+  /** Writes the drafts (idempotent on their client ids), then asks for their delivery. */
+  private async store(
+    auth: AuthContext,
+    ticket: MessageTicket,
+    drafts: OutboundDraft[],
+    warning: DeliveryWarning | null,
+  ): Promise<SendOutcome> {
+    return this.answer(await this.write(auth, ticket, drafts, warning));
+  }
+
+  private async write(
+    auth: AuthContext,
+    ticket: MessageTicket,
+    drafts: OutboundDraft[],
+    warning: DeliveryWarning | null,
+  ): Promise<Written> {
+    const now = this.deps.clock.now();
+    const results = await this.deps.events.transaction(async (tx, emit) => {
+      const rows: { id: number; created: boolean }[] = [];
+      for (const draft of drafts) rows.push(await insertOutbound(tx, ticket, auth.userId, draft, now));
+      const createdIds = rows.filter((r) => r.created).map((r) => r.id);
+      if (createdIds.length > 0) {
+        const first = drafts[0];
+        const preview = {
+          body: first.body,
+          mediaType: first.mediaType,
+          mediaName: first.mediaName ?? null,
+          isPrivate: first.isPrivate,
+        };
+        await touchTicketForOutbound(tx, ticket.id, preview, now);
+        if (!first.isPrivate) await emitTicketChanged(tx, emit, ticket.id);
+        await emitMessages(tx, emit, ticket, 'create', createdIds);
+      }
+      return rows;
+    });
+    return { ids: results.map((r) => r.id), created: results.some((r) => r.created), warning };
+  }
+
+  private async answer(written: Written): Promise<SendOutcome> {
+    const rows = await selectMessagesByIds(this.deps.dataSource, written.ids);
+    if (written.created) for (const row of rows) if (row.status === 'pending') await this.delivery.enqueue(Number(row.id));
+    return {
+      status: written.created ? 201 : 200,
+      body: { messages: rows.map(presentMessage), created: written.created, warning: written.created ? written.warning : null },
+    };
+  }
+
+  /** Why a new message cannot leave right now (it stays pending), or null. */
+  private async channelWarning(ticket: MessageTicket): Promise<DeliveryWarning | null> {
+    const reason = await (async () => {
+      if (ticket.whatsappId === null) return 'Atendimento sem conexão.';
+      const channel = await loadChannel(this.deps.dataSource, ticket.tenantId, ticket.whatsappId);
+      if (!channel) return 'Conexão não encontrada.';
+      if (channel.status !== 'CONNECTED') return 'Sessão não inicializada.';
+      return null;
+    })();
+    return reason ? { error: 'ERR_WAPP_NOT_INITIALIZED', message: waitingForChannelText(reason) } : null;
+  }
+
+  /** The channel of a message that already reached the customer, connected, and the customer's address. */
+  private async channelFor(
+    ticket: MessageTicket,
+    channelId: number | null,
+  ): Promise<{ adapter: ChannelAdapter; target: OutboundTarget }> {
+    const id = channelId ?? ticket.whatsappId;
+    const channel = id === null ? null : await loadChannel(this.deps.dataSource, ticket.tenantId, id);
+    if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+    if (channel.status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    const source = this.adapters();
+    if (!source) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    const adapter = await source.adapterFor(channel);
+    const target = await resolveTarget(this.deps.dataSource, channel, ticket.contactId, ticket.isGroup);
+    if (!target) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    return { adapter, target };
+  }
+
+  /** A provider call made while the agent waits: its refusal is the answer, and nothing changes. */
+  private async callProvider<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof ChannelSendError) {
+        throw err.retryable
+          ? new AppError('ERR_CHANNEL_UNAVAILABLE', { message: `${err.message} Tente novamente em alguns segundos.` })
+          : new AppError('ERR_SENDING_WAPP_MSG', { message: `Erro ao enviar a mensagem: ${err.message}`, status: 400 });
+      }
+      throw err;
+    }
+  }
+
+  private async assertQuotable(ticket: MessageTicket, quotedMsgId: number): Promise<void> {
+    // Quoting across tickets would copy another conversation's text into this one.
+    const [row] = (await this.deps.dataSource.query(`SELECT id FROM messages WHERE id = $1 AND "ticketId" = $2`, [
+      quotedMsgId,
+      ticket.id,
+    ])) as { id: string }[];
+    if (!row)
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'quotedMsgId', message: 'mensagem citada não encontrada neste atendimento' }],
+      });
+  }
+
+  private async forwardChannel(tenantId: number, channelId: number | null): Promise<{ id: number; type: string } | null> {
+    const rows = (await this.deps.dataSource.query(
+      `SELECT id, type FROM channels WHERE "tenantId" = $1 AND (id = $2 OR "isDefault") ORDER BY (id = $2) DESC LIMIT 1`,
+      [tenantId, channelId ?? 0],
+    )) as { id: number; type: string }[];
+    return rows[0] ?? null;
+  }
+
+  private async present(id: number): Promise<MessageDto> {
+    const [row] = await selectMessagesByIds(this.deps.dataSource, [id]);
+    return presentMessage(row as MessageRow);
+  }
+}
+
+function assertActive(ticket: MessageTicket): void {
+  if (!ACTIVE_TICKET.has(ticket.status)) {
+    throw new AppError('ERR_VALIDATION', {
+      fields: [{ path: 'ticketId', message: 'o atendimento está encerrado; reabra-o para enviar mensagens' }],
+    });
+  }
+}

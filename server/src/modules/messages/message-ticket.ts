@@ -1,0 +1,60 @@
+import type { EventAudience } from '../../db/entities';
+import type { Queryable } from '../../core/tenant-catalog';
+
+/** What the messages module needs of a ticket: visibility facts, channel and variables. */
+export interface MessageTicket {
+  id: number;
+  tenantId: number;
+  contactId: number;
+  queueId: number | null;
+  userId: number | null;
+  status: string;
+  isGroup: boolean;
+  botActive: boolean;
+  whatsappId: number | null;
+  protocol: string | null;
+  unreadMessages: number;
+  kanbanId: number | null;
+  walletUserIds: number[];
+}
+
+const TICKET_COLUMNS = `t.id, t."tenantId", t."contactId", t."queueId", t."userId", t.status, t."isGroup", t."botActive",
+  t."whatsappId", t.protocol, t."unreadMessages", t."kanbanId",
+  COALESCE((SELECT array_agg(w."userId" ORDER BY w."userId") FROM contact_wallets w WHERE w."contactId" = t."contactId"), '{}') AS "walletUserIds"`;
+
+/**
+ * Loads a ticket by id whatever its tenant (the policy answers another tenant's ticket as not
+ * found). `lock` takes the ticket row lock for a write that must not race with another one on the
+ * same ticket.
+ */
+export async function loadTicket(db: Queryable, ticketId: number, opts: { lock?: boolean } = {}): Promise<MessageTicket | null> {
+  const rows: MessageTicket[] = await db.query(
+    `SELECT ${TICKET_COLUMNS} FROM tickets t WHERE t.id = $1 ${opts.lock ? 'FOR UPDATE OF t' : ''}`,
+    [ticketId],
+  );
+  return rows[0] ? { ...rows[0], walletUserIds: rows[0].walletUserIds.map(Number) } : null;
+}
+
+/** Message events go to whoever may see the ticket (realtime/audience.ts decides with these facts). */
+export function ticketAudience(ticket: MessageTicket): EventAudience {
+  return {
+    scope: 'ticket',
+    ticket: {
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      queueId: ticket.queueId,
+      userId: ticket.userId,
+      status: ticket.status,
+      isGroup: ticket.isGroup,
+      botActive: ticket.botActive,
+      walletUserIds: ticket.walletUserIds,
+    },
+  };
+}
+
+/** Preview text of a message in the ticket list. */
+export function lastMessagePreview(message: { body: string; mediaType: string; mediaName: string | null }): string {
+  const text = message.body.trim();
+  if (text) return text.slice(0, 255);
+  return message.mediaName ?? message.mediaType;
+}

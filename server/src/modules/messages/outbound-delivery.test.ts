@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SOCKET_EVENTS } from '@shared/events';
+import { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
+import { lastEvent } from '../../../../tests/helpers/domain-events';
+import type { TestServer } from '../../../../tests/helpers/test-server';
+import {
+  createMessagingTenant,
+  frozenClock,
+  isolatedDatabase,
+  messageRow,
+  runSweep,
+  sentTo,
+  startMessagingServer,
+  waitForMessage,
+} from './messages.test-support';
+import { CLAIM_LEASE_MS, DELIVER_JOB, MAX_SEND_ATTEMPTS, OutboundDelivery, retryDelayMs } from './outbound-delivery';
+
+const clock = frozenClock();
+let server: TestServer;
+let graph: FakeGraphApi;
+beforeAll(async () => {
+  ({ server, graph } = await startMessagingServer({ clock }));
+});
+afterAll(async () => {
+  await server?.close();
+  await graph?.stop();
+});
+
+/** Claimed by a worker right now (the lease), rather than waiting for its next try. */
+const isLeased = (row: any) => new Date(row.nextRetryAt).getTime() - clock.now().getTime() >= CLAIM_LEASE_MS;
+
+const send = (t: { ticketId: number; users: { user: { token: string } } }, body: string) =>
+  server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body: { body } });
+
+describe('outbound delivery', () => {
+  it('backs off 2 s, 4 s ... after provider 5xx answers, then sends once it succeeds', async () => {
+    const t = await createMessagingTenant(server, graph);
+    graph.failNext({ status: 500 }, { times: 2, path: `/${graph.phoneNumberId}/messages` });
+    const res = await send(t, 'Tentar de novo');
+    const id = res.body.messages[0].id;
+
+    const first = await waitForMessage(server, id, (r) => r.sendAttempts === 1 && r.lastError !== null && !isLeased(r));
+    expect(first.status).toBe('pending');
+    expect(new Date(first.nextRetryAt).getTime() - clock.now().getTime()).toBe(2000);
+    const event = await lastEvent(server, t.tenant.id, SOCKET_EVENTS.messageUpdate);
+    expect(event?.payload.message).toMatchObject({
+      id,
+      status: 'pending',
+      flags: expect.objectContaining({ retryPending: true }),
+    });
+    // Not due yet: a sweep now sends nothing.
+    await runSweep(server);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await messageRow(server, id)).sendAttempts).toBe(1);
+
+    clock.advance(2000);
+    await runSweep(server);
+    const second = await waitForMessage(server, id, (r) => r.sendAttempts === 2 && !isLeased(r));
+    expect(new Date(second.nextRetryAt).getTime() - clock.now().getTime()).toBe(4000);
+
+    clock.advance(4000);
+    await runSweep(server);
+    const done = await waitForMessage(server, id, (r) => r.status === 'sent');
+    expect(done).toMatchObject({ ack: 1, sendAttempts: 3, lastError: null, nextRetryAt: null });
+    expect(graph.requests.filter((r) => r.json?.to === t.contact.number)).toHaveLength(3);
+    expect(sentTo(graph, t.contact.number)).toHaveLength(3);
+  });
+
+  it(`fails at once on a 4xx ('Mensagem não entregue' with the provider's reason), and POST /messages/{id}/retry sends it again`, async () => {
+    const t = await createMessagingTenant(server, graph);
+    graph.failNext(
+      { status: 400, error: { message: '(#131026) Message undeliverable', code: 131026 } },
+      { path: `/${graph.phoneNumberId}/messages` },
+    );
+    const res = await send(t, 'Número inválido?');
+    const id = res.body.messages[0].id;
+    const failed = await waitForMessage(server, id, (r) => r.status === 'failed');
+    expect(failed.ack).toBe(-1);
+    expect(failed.lastError).toMatch(/^Mensagem não entregue: .*131026/);
+    expect(failed.sendAttempts).toBe(1);
+    const list = await server.request('GET', `/messages/${t.ticketId}`, { token: t.users.user.token });
+    expect(list.body.messages[0].flags).toMatchObject({ undelivered: true, retryPending: false });
+
+    const other = await createMessagingTenant(server, graph);
+    expect((await server.request('POST', `/messages/${id}/retry`, { token: other.users.admin.token })).status).toBe(404);
+    expect((await server.request('POST', `/messages/${id}/retry`)).status).toBe(401);
+    const retried = await server.request('POST', `/messages/${id}/retry`, { token: t.users.user.token });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id, status: 'pending', sendAttempts: 0, lastError: null });
+    await waitForMessage(server, id, (r) => r.status === 'sent');
+    const again = await server.request('POST', `/messages/${id}/retry`, { token: t.users.user.token });
+    expect(again.status).toBe(400);
+    expect(again.body.fields[0].path).toBe('id');
+  });
+
+  it(`gives up after ${MAX_SEND_ATTEMPTS} tries of passing failures`, async () => {
+    const t = await createMessagingTenant(server, graph);
+    graph.failNext({ status: 503 }, { times: MAX_SEND_ATTEMPTS, path: `/${graph.phoneNumberId}/messages` });
+    const res = await send(t, 'Nunca chega');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.messages[0].id;
+    for (let attempt = 1; attempt < MAX_SEND_ATTEMPTS; attempt++) {
+      await waitForMessage(server, id, (r) => r.sendAttempts === attempt && r.lastError !== null && !isLeased(r));
+      clock.advance(retryDelayMs(attempt));
+      await runSweep(server);
+    }
+    const failed = await waitForMessage(server, id, (r) => r.status === 'failed');
+    expect(failed.sendAttempts).toBe(MAX_SEND_ATTEMPTS);
+    expect(failed.lastError).toMatch(/^Mensagem não entregue/);
+    expect(sentTo(graph, t.contact.number)).toHaveLength(MAX_SEND_ATTEMPTS);
+  });
+
+  it('a message waiting for its channel does not spend tries, and goes out when the channel connects', async () => {
+    const t = await createMessagingTenant(server, graph);
+    await server.deps.dataSource.query(`UPDATE channels SET status = 'DISCONNECTED' WHERE id = $1`, [t.channelId]);
+    const res = await send(t, 'Espera a conexão');
+    const id = res.body.messages[0].id;
+    await waitForMessage(server, id, (r) => r.nextRetryAt !== null && new Date(r.nextRetryAt).getTime() > clock.now().getTime());
+    for (let i = 0; i < 3; i++) {
+      clock.advance(31_000);
+      await runSweep(server);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const waiting = await messageRow(server, id);
+    expect(waiting).toMatchObject({ status: 'pending', sendAttempts: 0 });
+    expect(waiting.lastError).toContain('Sessão não inicializada.');
+    await server.deps.dataSource.query(`UPDATE channels SET status = 'CONNECTED' WHERE id = $1`, [t.channelId]);
+    clock.advance(31_000);
+    await runSweep(server);
+    await waitForMessage(server, id, (r) => r.status === 'sent');
+  });
+
+  it('several workers sweeping at once send each due message exactly once', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const [row] = await server.deps.dataSource.query(
+        `INSERT INTO messages ("tenantId", "ticketId", "contactId", "whatsappId", "userId", "clientId", "fromMe", body, status, "nextRetryAt", "createdAt")
+         VALUES ($1, $2, $3, $4, $5, $6, true, $7, 'pending', $8, $8) RETURNING id`,
+        [t.tenant.id, t.ticketId, t.contact.id, t.channelId, t.users.user.id, `bulk-${i}`, `lote ${i}`, clock.now()],
+      );
+      ids.push(Number(row.id));
+    }
+    const workers = [1, 2, 3].map(() => new OutboundDelivery(server.deps, () => server.deps.channels));
+    await Promise.all([...workers.map((w) => w.sweep()), ...ids.slice(0, 10).map((id) => workers[0].deliver(id))]);
+    for (const id of ids) await waitForMessage(server, id, (r) => r.status === 'sent');
+    const bodies = sentTo(graph, t.contact.number).map((m) => m.text.body);
+    expect(bodies).toHaveLength(30);
+    expect(new Set(bodies).size).toBe(30);
+  });
+
+  it('the deliver job for a message that is not due (or not pending) does nothing', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const res = await server.request('POST', '/messages/ghostMessage', {
+      token: t.users.user.token,
+      body: { ticketId: t.ticketId, body: 'nota' },
+    });
+    await server.deps.jobs.enqueue(DELIVER_JOB, { messageId: res.body.messages[0].id });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sentTo(graph, t.contact.number)).toHaveLength(0);
+  });
+});
+
+describe.runIf(Boolean(inject('testDatabaseUrl')))('restart safety (DATABASE_URL)', () => {
+  it('a pending message survives a server restart and is sent by the new process’s sweep', async () => {
+    const fake = await new FakeGraphApi().start();
+    const database = await isolatedDatabase();
+    const first = await startMessagingServer({}, fake, database);
+    const t = await createMessagingTenant(first.server, fake);
+    // The provider is down when the message is written: it stays pending with a retry planned.
+    fake.failNext({ status: 503 }, { times: 1, path: '/messages' });
+    const res = await first.server.request('POST', `/messages/${t.ticketId}`, {
+      token: t.users.user.token,
+      body: { body: 'Sobrevive ao reinício' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.messages[0].id;
+    await waitForMessage(first.server, id, (r) => r.sendAttempts === 1 && r.status === 'pending');
+    await first.server.close();
+
+    const second = await startMessagingServer({}, fake, database);
+    try {
+      const row = await waitForMessage(second.server, id, (r) => r.status === 'sent');
+      expect(row.sendAttempts).toBe(2);
+      expect(sentTo(fake, t.contact.number).map((m) => m.text.body)).toEqual(['Sobrevive ao reinício', 'Sobrevive ao reinício']);
+    } finally {
+      await second.server.close();
+      await database.drop();
+      await fake.stop();
+    }
+  });
+});

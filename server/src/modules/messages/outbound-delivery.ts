@@ -1,0 +1,318 @@
+import { access } from 'node:fs/promises';
+import { UNDELIVERED_MESSAGE } from '@shared/schemas/messages';
+import {
+  ACK_BY_STATUS,
+  ChannelSendError,
+  type ChannelAdapter,
+  type ChannelRecord,
+  type OutboundTarget,
+  type SendResult,
+} from '../../channels/channel-adapter';
+import { AppError } from '../../core/app-error';
+import type { AppDeps } from '../../deps';
+import { uniqueViolationOf } from '../../db/pg-errors';
+import { emitMessages } from './message-events';
+import { absoluteMediaPath } from './message-media';
+import { loadTicket, type MessageTicket } from './message-ticket';
+import { returnedRows } from './messages.query';
+import { loadChannel, resolveTarget } from './outbound-target';
+
+export const DELIVER_JOB = 'messages.deliver';
+export const OUTBOUND_SWEEP_JOB = 'messages.outbound-sweep';
+/** How often due pending (and scheduled) messages are looked for: the safety net of every send. */
+export const OUTBOUND_SWEEP_INTERVAL_MS = 5_000;
+/** Tries of a send that fails for a passing reason (timeouts, 5xx, 429) before it is failed. */
+export const MAX_SEND_ATTEMPTS = 6;
+export const RETRY_BASE_DELAY_MS = 2_000;
+export const RETRY_MAX_DELAY_MS = 5 * 60_000;
+/**
+ * A claimed message is not due again for this long: another worker will not send it while this
+ * one is, and a worker that dies mid-send leaves it to be retried once the lease is over.
+ */
+export const CLAIM_LEASE_MS = 2 * 60_000;
+/** A message waiting for its channel (none, or not connected) is looked at again after this. */
+export const CHANNEL_WAIT_DELAY_MS = 30_000;
+/** A message still waiting for its channel after this long fails: a late send surprises more than a failed one. */
+export const PENDING_MAX_AGE_MS = 24 * 3600_000;
+const SWEEP_BATCH = 20;
+const SWEEP_MAX_BATCHES = 50;
+
+/** 2 s, 4 s, 8 s, ... after the 1st, 2nd, 3rd failed try, capped. */
+export function retryDelayMs(failedAttempts: number): number {
+  return Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, failedAttempts - 1), RETRY_MAX_DELAY_MS);
+}
+
+/** The channel registry as the delivery needs it (AppDeps.channels). */
+export interface ChannelAdapterSource {
+  adapterFor(channel: ChannelRecord): ChannelAdapter | Promise<ChannelAdapter>;
+}
+
+export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'waiting' | 'skipped';
+
+interface ClaimedMessage {
+  id: string | number;
+  tenantId: number;
+  ticketId: number;
+  body: string;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mimeType: string | null;
+  quotedMsgId: string | number | null;
+  dataJson: { buttons?: { id: string; title: string }[]; sendAsVoice?: boolean } | null;
+  sendAttempts: number;
+  lastError: string | null;
+  createdAt: Date | string;
+}
+
+export const waitingForChannelText = (reason: string) => `${reason} A mensagem será enviada quando a conexão estiver ativa.`;
+
+/**
+ * Outbound delivery (LESSONS 2: no fire-and-forget). Every outbound message is first a row with
+ * status `pending` and `nextRetryAt`; this service moves due rows to `sent` (provider id, ack 1)
+ * or `failed` ('Mensagem não entregue'), and every change is an `appMessage:update` event.
+ *
+ * - Who sends: a `messages.deliver` job enqueued right after the row commits, and a sweep every
+ *   OUTBOUND_SWEEP_INTERVAL_MS (plus one at start) that picks whatever is due, so a lost job, a
+ *   restart or a dead worker never loses a message.
+ * - Several workers: a row is claimed by one statement (`FOR UPDATE SKIP LOCKED` on the due
+ *   rows, then `nextRetryAt` moved CLAIM_LEASE_MS ahead and `sendAttempts` + 1). No transaction
+ *   is held during the provider call. A worker that dies after the provider accepted a message
+ *   but before recording it causes one duplicate after the lease: at-least-once, because the
+ *   providers offer no idempotency key.
+ * - Failures: ChannelSendError `retryable` (timeouts, 5xx, 429) retries after 2 s, 4 s, 8 s ...
+ *   (capped at 5 min) up to MAX_SEND_ATTEMPTS tries, then fails; a non-retryable one (4xx:
+ *   invalid number, bad token) fails at once with the provider's reason in `lastError`.
+ * - No channel, channel not connected: the message stays pending with `lastError` saying so,
+ *   without spending tries, and is looked at every CHANNEL_WAIT_DELAY_MS; it fails after
+ *   PENDING_MAX_AGE_MS.
+ */
+export class OutboundDelivery {
+  constructor(
+    private readonly deps: Pick<AppDeps, 'dataSource' | 'events' | 'jobs' | 'logger' | 'clock' | 'config'>,
+    private readonly adapters: () => ChannelAdapterSource | undefined,
+  ) {}
+
+  /**
+   * Asks a worker to send now (or after `delayMs`). A failure to enqueue is logged, not thrown:
+   * the row is already committed and the sweep sends it.
+   */
+  async enqueue(messageId: number, opts: { delayMs?: number; attempt?: number } = {}): Promise<void> {
+    try {
+      await this.deps.jobs.enqueue(
+        DELIVER_JOB,
+        { messageId },
+        { delay: opts.delayMs || undefined, jobId: `deliver:${messageId}:${opts.attempt ?? 0}` },
+      );
+    } catch (err) {
+      this.deps.logger.warn({ err, messageId }, 'could not enqueue a message delivery; the sweep will send it');
+    }
+  }
+
+  /** Sends one message if it is due and nobody else holds it. */
+  async deliver(messageId: number): Promise<DeliveryOutcome> {
+    const [row] = await this.claim(1, messageId);
+    return row ? this.send(row) : 'skipped';
+  }
+
+  /** Sends every due message, in batches; answers how many were tried. */
+  async sweep(): Promise<number> {
+    let tried = 0;
+    for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
+      const rows = await this.claim(SWEEP_BATCH);
+      for (const row of rows) {
+        await this.send(row).catch((err) => this.deps.logger.error({ err, messageId: row.id }, 'message delivery crashed'));
+      }
+      tried += rows.length;
+      if (rows.length < SWEEP_BATCH) break;
+    }
+    return tried;
+  }
+
+  private async claim(limit: number, messageId?: number): Promise<ClaimedMessage[]> {
+    const now = this.deps.clock.now();
+    const params: unknown[] = [now, new Date(now.getTime() + CLAIM_LEASE_MS), limit];
+    if (messageId !== undefined) params.push(messageId);
+    const result = await this.deps.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM messages
+          WHERE status = 'pending' AND "nextRetryAt" <= $1 ${messageId !== undefined ? 'AND id = $4' : ''}
+          ORDER BY "nextRetryAt", id
+          LIMIT $3
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE messages m
+          SET "nextRetryAt" = $2, "sendAttempts" = m."sendAttempts" + 1, "updatedAt" = now()
+         FROM due
+        WHERE m.id = due.id AND m.status = 'pending'
+       RETURNING m.id, m."tenantId", m."ticketId", m.body, m."mediaPath", m."mediaName", m."mimeType", m."quotedMsgId",
+                 m."dataJson", m."sendAttempts", m."lastError", m."createdAt"`,
+      params,
+    );
+    return returnedRows<ClaimedMessage>(result);
+  }
+
+  private async send(row: ClaimedMessage): Promise<DeliveryOutcome> {
+    const ds = this.deps.dataSource;
+    const ticket = await loadTicket(ds, row.ticketId);
+    if (!ticket) return 'skipped';
+    if (ticket.whatsappId === null) return this.wait(row, ticket, 'Atendimento sem conexão.');
+    const channel = await loadChannel(ds, ticket.tenantId, ticket.whatsappId);
+    if (!channel) return this.wait(row, ticket, 'Conexão não encontrada.');
+    if (channel.status !== 'CONNECTED') return this.wait(row, ticket, 'Sessão não inicializada.');
+    const source = this.adapters();
+    if (!source) return this.wait(row, ticket, 'Sessão não inicializada.');
+    let adapter: ChannelAdapter;
+    try {
+      adapter = await source.adapterFor(channel);
+    } catch (err) {
+      this.deps.logger.warn({ err, channelId: channel.id }, 'no adapter for channel');
+      return this.wait(row, ticket, 'Sessão não inicializada.');
+    }
+    const target = await resolveTarget(ds, channel, ticket.contactId, ticket.isGroup);
+    if (!target) return this.fail(row, ticket, 'Este não é um número válido.');
+    const quoted =
+      row.quotedMsgId === null
+        ? []
+        : ((await ds.query(`SELECT "messageId" FROM messages WHERE id = $1 AND "tenantId" = $2`, [
+            row.quotedMsgId,
+            row.tenantId,
+          ])) as { messageId: string | null }[]);
+    const opts = quoted[0]?.messageId ? { quotedProviderMessageId: quoted[0].messageId } : undefined;
+
+    let result: SendResult;
+    try {
+      result = await this.dispatch(adapter, target, row, opts);
+    } catch (err) {
+      return this.failure(row, ticket, err);
+    }
+    await this.succeed(row, ticket, channel, result);
+    return 'sent';
+  }
+
+  private async dispatch(
+    adapter: ChannelAdapter,
+    target: OutboundTarget,
+    row: ClaimedMessage,
+    opts: { quotedProviderMessageId: string } | undefined,
+  ): Promise<SendResult> {
+    const data = row.dataJson ?? {};
+    if (Array.isArray(data.buttons) && data.buttons.length > 0) return adapter.sendButtons(target, row.body, data.buttons, opts);
+    if (row.mediaPath) {
+      const file = absoluteMediaPath(this.deps.config.dataDir, row.tenantId, row.mediaPath);
+      // A file that is gone will not come back: fail now rather than retry six times.
+      await access(file).catch(() => {
+        throw new ChannelSendError('Arquivo da mensagem não encontrado.', false);
+      });
+      return adapter.sendMedia(
+        target,
+        {
+          path: file,
+          fileName: row.mediaName ?? 'arquivo',
+          mimeType: row.mimeType ?? 'application/octet-stream',
+          caption: row.body.trim() ? row.body : undefined,
+          sendAsVoice: data.sendAsVoice === true,
+        },
+        opts,
+      );
+    }
+    return adapter.sendText(target, row.body, opts);
+  }
+
+  private async failure(row: ClaimedMessage, ticket: MessageTicket, err: unknown): Promise<DeliveryOutcome> {
+    if (err instanceof AppError && (err.code === 'ERR_WAPP_NOT_INITIALIZED' || err.code === 'ERR_WAPP_INITIALIZED')) {
+      return this.wait(row, ticket, err.message);
+    }
+    let retryable: boolean;
+    let reason: string;
+    if (err instanceof ChannelSendError) {
+      retryable = err.retryable;
+      reason = err.message;
+    } else if (err instanceof AppError) {
+      retryable = false;
+      reason = err.message;
+    } else {
+      // Not the provider's answer (a bug, the network stack): worth another try, and logged.
+      this.deps.logger.error({ err, messageId: row.id }, 'unexpected error sending a message');
+      retryable = true;
+      reason = 'Erro ao enviar a mensagem.';
+    }
+    if (!retryable || row.sendAttempts >= MAX_SEND_ATTEMPTS) return this.fail(row, ticket, reason);
+    const delay = retryDelayMs(row.sendAttempts);
+    const next = new Date(this.deps.clock.now().getTime() + delay);
+    await this.update(row, ticket, `"nextRetryAt" = $2, "lastError" = $3`, [next, reason], true);
+    await this.enqueue(Number(row.id), { delayMs: delay, attempt: row.sendAttempts });
+    return 'retry';
+  }
+
+  private async wait(row: ClaimedMessage, ticket: MessageTicket, reason: string): Promise<DeliveryOutcome> {
+    const now = this.deps.clock.now();
+    if (now.getTime() - new Date(row.createdAt).getTime() > PENDING_MAX_AGE_MS) return this.fail(row, ticket, reason);
+    const text = waitingForChannelText(reason);
+    await this.update(
+      row,
+      ticket,
+      `"sendAttempts" = GREATEST(m."sendAttempts" - 1, 0), "nextRetryAt" = $2, "lastError" = $3`,
+      [new Date(now.getTime() + CHANNEL_WAIT_DELAY_MS), text],
+      // Announced once, not every CHANNEL_WAIT_DELAY_MS.
+      row.lastError !== text,
+    );
+    return 'waiting';
+  }
+
+  private async fail(row: ClaimedMessage, ticket: MessageTicket, reason: string): Promise<DeliveryOutcome> {
+    await this.update(
+      row,
+      ticket,
+      `status = 'failed', ack = ${ACK_BY_STATUS.failed}, "nextRetryAt" = NULL, "lastError" = $2`,
+      [`${UNDELIVERED_MESSAGE}: ${reason}`],
+      true,
+    );
+    return 'failed';
+  }
+
+  /** One guarded write of the outcome (only while still pending) and its event. */
+  private async update(
+    row: ClaimedMessage,
+    ticket: MessageTicket,
+    set: string,
+    values: unknown[],
+    announce: boolean,
+  ): Promise<void> {
+    await this.deps.events.transaction(async (tx, emit) => {
+      const updated = returnedRows<{ id: string }>(
+        await tx.query(
+          `UPDATE messages m SET ${set}, "updatedAt" = now() WHERE m.id = $1 AND m.status = 'pending' RETURNING m.id`,
+          [row.id, ...values],
+        ),
+      );
+      if (updated.length > 0 && announce) await emitMessages(tx, emit, ticket, 'update', [Number(row.id)]);
+    });
+  }
+
+  private async succeed(row: ClaimedMessage, ticket: MessageTicket, channel: ChannelRecord, result: SendResult): Promise<void> {
+    // The provider accepted it: record that even if an agent deleted or canceled it meanwhile
+    // (the customer has it), but only move the status forward from pending.
+    const write = (providerId: string | null) =>
+      this.deps.events.transaction(async (tx, emit) => {
+        await tx.query(
+          `UPDATE messages
+              SET "messageId" = COALESCE($2, "messageId"), "whatsappId" = $3, timestamp = COALESCE($4, timestamp),
+                  status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
+                  ack = CASE WHEN status = 'pending' THEN ${ACK_BY_STATUS.sent} ELSE ack END,
+                  "nextRetryAt" = NULL, "lastError" = NULL, "updatedAt" = now()
+            WHERE id = $1`,
+          [row.id, providerId, channel.id, result.timestamp ?? Math.floor(this.deps.clock.now().getTime() / 1000)],
+        );
+        await emitMessages(tx, emit, ticket, 'update', [Number(row.id)]);
+      });
+    try {
+      await write(result.providerMessageId);
+    } catch (err) {
+      // The provider id is already stored for this channel (an echo recorded by the inbound
+      // pipeline): the message is sent all the same.
+      if (uniqueViolationOf(err) === undefined) throw err;
+      this.deps.logger.warn({ messageId: row.id, providerMessageId: result.providerMessageId }, 'provider id already stored');
+      await write(null);
+    }
+  }
+}
