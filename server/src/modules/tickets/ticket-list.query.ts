@@ -154,9 +154,56 @@ export function buildTicketListSql(viewer: TicketViewer, q: TicketListQuery): Ti
      WHERE t.id IN (SELECT id FROM page)
      ORDER BY t."lastMessageAt" DESC, t.id DESC`;
 
+  const fast = pathCount(viewer, q, statuses);
+  if (fast) return { pageSql, pageParams, countSql: fast.sql, countParams: fast.params, pageSize };
   const countParams: unknown[] = [];
   const countWhere = filterConditions(viewer, q, countParams);
   countParams.push(statuses);
   const countSql = `SELECT count(*)::int AS count FROM tickets t WHERE ${countWhere.join(' AND ')} AND t.status = ANY($${countParams.length}::varchar[])`;
   return { pageSql, pageParams, countSql, countParams, pageSize };
+}
+
+/**
+ * The count of the default filter (no search, no other filter) for a viewer confined to queues
+ * and own tickets, as disjoint parts that read only index columns: tickets of the viewer's
+ * queues (tickets_queue_list_idx, index-only), of no queue when visible, and the viewer's own
+ * tickets elsewhere (tickets_user_list_idx). Equal to the generic count whenever
+ * visibilityAccessPaths says the queue paths are wholly visible; null otherwise.
+ */
+function pathCount(
+  viewer: TicketViewer,
+  q: TicketListQuery,
+  statuses: TicketStatus[],
+): { sql: string; params: unknown[] } | null {
+  const filtered =
+    (q.searchParam?.trim() ?? '') !== '' ||
+    q.queuesIds?.length ||
+    !q.includeNotQueueDefined ||
+    q.whatsappIds?.length ||
+    q.selectedUser?.length ||
+    q.withUnreadMessages ||
+    q.isNotAssignedUser ||
+    q.tags?.length ||
+    q.kanbanIds?.length;
+  if (filtered) return null;
+  const paths = statuses.map((status) => visibilityAccessPaths(viewer, { showAll: q.showAll }, status));
+  const first = paths[0];
+  if (!first || paths.some((p) => !p || !p.queuePathsVisible || p.nullQueue !== first.nullQueue)) return null;
+  const nullQueue = first.nullQueue && q.includeNotQueueDefined;
+  const params: unknown[] = [viewer.tenantId, statuses, viewer.queueIds, viewer.userId];
+  const parts = [
+    `(SELECT count(*) FROM tickets t WHERE t."tenantId" = $1 AND t.status = ANY($2::varchar[]) AND t."queueId" = ANY($3::int[]))`,
+  ];
+  if (nullQueue)
+    parts.push(
+      `(SELECT count(*) FROM tickets t WHERE t."tenantId" = $1 AND t.status = ANY($2::varchar[]) AND t."queueId" IS NULL)`,
+    );
+  const elsewhere = nullQueue
+    ? `t."queueId" IS NOT NULL AND NOT (t."queueId" = ANY($3::int[]))`
+    : `(t."queueId" IS NULL OR NOT (t."queueId" = ANY($3::int[])))`;
+  // Own tickets are always visible (the policy's first opener); only those outside the paths above.
+  parts.push(
+    `(SELECT count(*) FROM tickets t WHERE t."tenantId" = $1 AND t.status = ANY($2::varchar[]) AND t."userId" = $4 AND ${elsewhere})`,
+  );
+  return { sql: `SELECT (${parts.join(' + ')})::int AS count`, params };
 }

@@ -137,6 +137,11 @@ export interface VisibilityAccessPaths {
   queueIds: number[];
   nullQueue: boolean;
   userId: number;
+  /**
+   * Every ticket on the queue and no-queue paths is visible (no restriction applies within the
+   * scope): counting them needs no other column, so the count can be index-only.
+   */
+  queuePathsVisible: boolean;
 }
 
 export function visibilityAccessPaths(
@@ -149,7 +154,12 @@ export function visibilityAccessPaths(
   if (privileged && opts.showAll) return null;
   if (f.mostrarGruposParaTodos || (f.mostrarFechadoParaTodos && status === 'closed')) return null;
   if (!privileged && f.DirectTicketsToWallets) return null;
-  return { queueIds: viewer.queueIds, nullQueue: privileged || f.nullticket, userId: viewer.userId };
+  return {
+    queueIds: viewer.queueIds,
+    nullQueue: privileged || f.nullticket,
+    userId: viewer.userId,
+    queuePathsVisible: privileged || (!f.NotViewAssignedTickets && !f.NotViewTicketsChatBot),
+  };
 }
 
 /** What the visibility rule needs from the caller, for code paths that have only the session. */

@@ -13,6 +13,7 @@ import {
   insertContact,
   insertTicket,
   logTypes,
+  setSettings,
   ticketEvents,
   ticketRow,
   ticketWorld,
@@ -143,6 +144,26 @@ describe('GET /tickets', () => {
     expect(await ids('searchParam=2025010100000001')).toEqual([t1]);
     expect(await ids(`tags=${tag.id}`)).toEqual([t1]);
     expect(await ids(`kanbanIds=${kanban.id}`)).toEqual([t1]);
+  });
+
+  it('counts exactly what it lists for an agent, with and without the no-queue tickets', async () => {
+    const { a } = await worlds();
+    const me = a.users.user.id;
+    await insertTicket(server, a.tenant.id, { queueId: a.queueA });
+    await insertTicket(server, a.tenant.id, { queueId: a.queueA, status: 'open', userId: a.other.id });
+    await insertTicket(server, a.tenant.id, { queueId: a.queueB, status: 'open', userId: me });
+    await insertTicket(server, a.tenant.id, { queueId: null, status: 'open', userId: me });
+    await insertTicket(server, a.tenant.id, { queueId: null });
+    await insertTicket(server, a.tenant.id, { queueId: a.queueB });
+    for (const nullticket of ['disabled', 'enabled']) {
+      await setSettings(server, a.tenant.id, { nullticket });
+      for (const qs of ['', '&includeNotQueueDefined=false', '&status=open', '&withUnreadMessages=false&showAll=true']) {
+        const res = await server.request<TicketListResponse>('GET', `/tickets?pageSize=100${qs}`, { token: a.users.user.token });
+        expect(res.body.count, `${nullticket} ${qs}`).toBe(res.body.tickets.length);
+      }
+    }
+    const res = await server.request<TicketListResponse>('GET', '/tickets', { token: a.users.user.token });
+    expect(res.body.count).toBe(5);
   });
 
   it('pages by keyset cursor and by pageNumber alike, with count and hasMore', async () => {
