@@ -658,6 +658,11 @@ describe('POST /tickets', () => {
     });
     const [event] = (await ticketEvents(server, a.tenant.id)).slice(-1);
     expect(event).toMatchObject({ name: 'ticket:create', payload: { action: 'create', ticket: { id: res.body.id } } });
+    const queued = await server.request<TicketDto>('POST', '/tickets', {
+      token: a.users.user.token,
+      body: { contactId: await insertContact(server, a.tenant.id), queueId: a.queueA, status: 'pending' },
+    });
+    expect(queued.body).toMatchObject({ status: 'pending', userId: null, queueId: a.queueA });
   });
 
   it('refuses a second ticket with 409 and the ongoing ticket; only an admin may take it over', async () => {

@@ -565,7 +565,8 @@ export class TicketsService {
   async create(auth: AuthContext, input: CreateTicketInput): Promise<{ ticket: TicketDto; created: boolean }> {
     const viewer = await this.viewers.load(auth);
     authorizeTicketsAction(viewer, 'create');
-    const userId = input.userId === undefined ? auth.userId : input.userId;
+    // A pending ticket waits in its queue: without a user unless one is named.
+    const userId = input.userId !== undefined ? input.userId : input.status === 'pending' ? null : auth.userId;
     if (userId !== null && userId !== auth.userId) authorizeTicketsAction(viewer, 'createForOther');
     const status = userId === null ? 'pending' : input.status;
     return this.deps.events.transaction(async (tx, emit) => {
