@@ -1,0 +1,83 @@
+import type { Ticket, TicketListFilter, TicketListPage } from '../../api/tickets.api';
+
+/**
+ * How a ticket socket event changes one cached page of the attendance list, without a refetch.
+ * Pure: the realtime wiring applies it to every cached list (one per filter).
+ */
+export type TicketListEvent =
+  | { action: 'create' | 'update'; ticket: Ticket }
+  | { action: 'delete'; ticketId: number };
+
+/** Does the ticket belong to the list of this filter (status, queues, search)? */
+export function ticketMatchesFilter(ticket: Ticket, filter: TicketListFilter): boolean {
+  if (!filter.status.includes(ticket.status)) return false;
+  if (filter.queuesIds.length > 0) {
+    const inQueue = ticket.queueId !== null && filter.queuesIds.includes(ticket.queueId);
+    if (!inQueue && !(ticket.queueId === null)) return false;
+  }
+  const search = filter.searchParam.trim().toLowerCase();
+  if (search) {
+    const name = (ticket.contact?.name ?? ticket.name ?? '').toLowerCase();
+    const digits = search.replace(/\D/g, '');
+    const number = ticket.contact?.number ?? '';
+    const byName = name.includes(search);
+    const byNumber = digits.length > 0 && number.includes(digits);
+    const byProtocol = String(ticket.protocol ?? '') === search;
+    if (!byName && !byNumber && !byProtocol) return false;
+  }
+  return true;
+}
+
+/** The list's order: lastMessageAt desc, then id desc (as GET /tickets). */
+export function compareTickets(a: Ticket, b: Ticket): number {
+  const at = a.lastMessageAt ? Date.parse(a.lastMessageAt) : 0;
+  const bt = b.lastMessageAt ? Date.parse(b.lastMessageAt) : 0;
+  if (at !== bt) return bt - at;
+  return b.id - a.id;
+}
+
+/** Mutates the draft page (RTK Query / immer friendly) and returns it. */
+export function applyTicketEvent(page: TicketListPage, filter: TicketListFilter, event: TicketListEvent): TicketListPage {
+  const ticketId = event.action === 'delete' ? event.ticketId : event.ticket.id;
+  const index = page.tickets.findIndex((t) => t.id === ticketId);
+  const wasListed = index >= 0;
+  if (wasListed) page.tickets.splice(index, 1);
+
+  let listed = false;
+  if (event.action !== 'delete' && ticketMatchesFilter(event.ticket, filter)) {
+    const ticket = event.ticket;
+    let at = page.tickets.findIndex((t) => compareTickets(ticket, t) < 0);
+    if (at < 0) at = page.tickets.length;
+    // Past the last loaded row of a list with more pages: it arrives with "load more", in order.
+    const beyondLoaded = at === page.tickets.length && page.hasMore;
+    if (!beyondLoaded) {
+      page.tickets.splice(at, 0, ticket);
+      listed = true;
+    }
+    if (page.count !== null && !wasListed && (listed || beyondLoaded)) page.count += 1;
+    if (page.count !== null && wasListed && !listed && !beyondLoaded) page.count -= 1;
+    return page;
+  }
+  if (wasListed && page.count !== null) page.count = Math.max(0, page.count - 1);
+  return page;
+}
+
+/** Merges a later page into the cached one (keyset pages never repeat, but a moved ticket may). */
+export function appendTicketPage(current: TicketListPage, next: TicketListPage): TicketListPage {
+  const known = new Set(current.tickets.map((t) => t.id));
+  for (const ticket of next.tickets) if (!known.has(ticket.id)) current.tickets.push(ticket);
+  current.hasMore = next.hasMore;
+  current.nextCursor = next.nextCursor;
+  if (next.count !== null) current.count = next.count;
+  return current;
+}
+
+/** Unread total of the open and pending tickets in the cached lists (document title, badge). */
+export function unreadTotal(pages: readonly TicketListPage[]): number {
+  const seen = new Map<number, number>();
+  for (const page of pages)
+    for (const t of page.tickets) if (t.status !== 'closed') seen.set(t.id, Math.max(0, t.unreadMessages ?? 0));
+  let total = 0;
+  for (const n of seen.values()) total += n;
+  return total;
+}
