@@ -200,6 +200,15 @@ async function main() {
     // The obvious single query, for contrast: fine for a busy ticket, a full walk for a quiet one.
     const naive = `${MESSAGE_SELECT} WHERE m."ticketId" = $1 AND m."tenantId" = $2 AND m.status <> 'canceled' ORDER BY m.id DESC LIMIT ${MESSAGE_PAGE_SIZE + 1}`;
 
+    // What any authenticated request costs on this machine now (auth query, routing, JSON): the
+    // floor under the numbers below, which the machine's load moves as much as the query does.
+    const baselineSamples: number[] = [];
+    for (let i = 0; i < WARMUP + REQUESTS; i++) {
+      const started = performance.now();
+      const res = await fetch(`${server.url}/queue`, { headers: { authorization: `Bearer ${token}` } });
+      await res.json();
+      if (i >= WARMUP) baselineSamples.push(performance.now() - started);
+    }
     const firstPage = await run('');
     const deepKeyset = await run(`?before=${deep.id}`);
     const deepOffset = await run(`?pageNumber=${DEEP_PAGES + 1}`, Math.min(REQUESTS, 50));
@@ -212,6 +221,7 @@ async function main() {
           fillSeconds: Number(fillSeconds.toFixed(1)),
           pageSize: MESSAGE_PAGE_SIZE,
           jobs: server.deps.jobs.driver,
+          authOnlyBaseline: { path: 'GET /queue', ...stats(baselineSamples) },
           firstPage,
           deepPageKeyset: { pagesBack: DEEP_PAGES, before: Number(deep.id), ...deepKeyset },
           deepPageOffset: { pageNumber: DEEP_PAGES + 1, ...deepOffset },

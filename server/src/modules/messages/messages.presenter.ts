@@ -88,7 +88,13 @@ export function presentMessage(row: MessageRow): MessageDto {
     isSync: row.isSync,
     isPrivate: row.isPrivate,
     scheduleDate: iso(row.scheduleDate),
-    schedule: row.schedule ?? null,
+    schedule: row.schedule
+      ? {
+          recurrenceDays: row.schedule.recurrenceDays,
+          repetitions: row.schedule.repetitions,
+          occurrence: row.schedule.occurrence,
+        }
+      : null,
     sendAttempts: row.sendAttempts,
     nextRetryAt: iso(row.nextRetryAt),
     lastError: row.lastError,
