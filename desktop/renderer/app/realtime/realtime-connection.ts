@@ -3,6 +3,7 @@ import { isErrorCode } from '@shared/errors';
 import { baseApi, TAG_TYPES } from '../../api/base.api';
 import { syncApi } from '../../api/sync.api';
 import { usersApi, type UserProfile } from '../../api/users.api';
+import { applyAttendanceEvent } from '../../features/attendance/attendance-realtime';
 import { translate } from '../../i18n/i18n-instance';
 import { currentSocketUrl } from '../config/app-config';
 import { appStorage } from '../session/app-storage';
@@ -26,6 +27,7 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
     fetchSince: (seq) =>
       store.dispatch(syncApi.endpoints.getEventsSince.initiate(seq, { forceRefetch: true, subscribe: false })).unwrap(),
     onEvent(event) {
+      if (applyAttendanceEvent(store.dispatch, store.getState, event)) return;
       for (const update of planCacheUpdates(event)) {
         if (update.kind === 'invalidate') {
           store.dispatch(baseApi.util.invalidateTags(update.tags));

@@ -6,6 +6,7 @@ import { MainLayout } from '../layout/main-layout';
 import { NotFoundPage } from '../layout/not-found-page';
 import { RouteErrorPage } from '../layout/route-error-page';
 import { UnderConstructionPage } from '../layout/under-construction-page';
+import { ROUTE_SCREENS } from './route-screens';
 import { PUBLIC_ROUTES, SHELL_ROUTES, flattenShellRoutes } from './route-table';
 import { RootGuard } from './root-guard';
 
@@ -14,10 +15,17 @@ function shellChildren(): RouteObject[] {
   const redirects = new Map(SHELL_ROUTES.filter((r) => r.redirectTo).map((r) => [`/${r.path}`, r.redirectTo!]));
   return flattenShellRoutes().map(({ path, id, name }) => {
     const redirect = redirects.get(path);
+    const screen = ROUTE_SCREENS[id];
     return {
       path: path.slice(1),
       handle: { id, name },
-      element: redirect ? <Navigate to={redirect} replace /> : <UnderConstructionPage key={id} routeId={id} />,
+      element: redirect ? (
+        <Navigate to={redirect} replace />
+      ) : screen ? (
+        screen()
+      ) : (
+        <UnderConstructionPage key={id} routeId={id} />
+      ),
     };
   });
 }

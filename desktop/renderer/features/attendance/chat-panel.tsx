@@ -1,0 +1,66 @@
+import { NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useState, type DragEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../../api/error-mapper';
+import { useGetTicketQuery } from '../../api/tickets.api';
+import { Composer, useTicketSender } from './composer';
+import { MessageThread } from './message-thread';
+import { TicketActions } from './ticket-actions';
+
+export function ChatPanel({ ticketId }: { ticketId: number }) {
+  const { t } = useTranslation();
+  const { data: ticket, error, isLoading } = useGetTicketQuery(ticketId, { refetchOnMountOrArgChange: true });
+  const sender = useTicketSender(ticketId);
+  const [files, setFiles] = useState<File[]>([]);
+  const [dragging, setDragging] = useState(false);
+
+  if (isLoading) return <Spinner className="chat-spinner" />;
+  if (error || !ticket)
+    return (
+      <NonIdealState
+        icon="error"
+        title={t('attendance.openError')}
+        description={error ? describeError(error, t) : undefined}
+        data-testid="chat-error"
+      />
+    );
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const dropped = Array.from(e.dataTransfer.files ?? []);
+    if (dropped.length) setFiles([...files, ...dropped]);
+  };
+  const name = ticket.contact?.name ?? ticket.name ?? '';
+  return (
+    <section
+      className={`chat-panel${dragging ? ' is-dragging' : ''}`}
+      data-testid="chat-panel"
+      data-ticket-status={ticket.status}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <header className="chat-header">
+        <div className="chat-header-contact">
+          <strong data-testid="chat-contact-name">{name}</strong>
+          <span className="bp6-text-muted">
+            {ticket.contact?.number} · #{ticket.protocol ?? ticket.id}
+          </span>
+        </div>
+        <Tag minimal data-testid="chat-status">
+          {t(`attendance.status.${ticket.status}`)}
+        </Tag>
+        {ticket.queue && <Tag minimal>{ticket.queue.name}</Tag>}
+        {ticket.user && <Tag minimal icon="person">{ticket.user.name}</Tag>}
+        <span className="chat-header-spacer" />
+        <TicketActions ticket={ticket} />
+      </header>
+      <MessageThread ticketId={ticketId} localFailures={sender.failures} onRetryLocal={(f) => void sender.retry(f)} />
+      <Composer ticketId={ticketId} disabled={ticket.status === 'closed'} files={files} setFiles={setFiles} sender={sender} />
+    </section>
+  );
+}
