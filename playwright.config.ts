@@ -12,6 +12,8 @@ import { defineConfig } from '@playwright/test';
 const PORT = Number((process.env.E2E_PORT ??= '18090'));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'atende-e2e-'));
 process.env.E2E_SEED_PASSWORD ??= 'E2e-Seed-pass1!';
+// The fake WhatsApp Cloud API of tests/e2e/console.spec.ts listens here; the server is pointed at it.
+process.env.E2E_FAKE_GRAPH_PORT ??= String(PORT + 1);
 
 const baseURL = `http://127.0.0.1:${PORT}`;
 
@@ -65,6 +67,7 @@ export default defineConfig({
       REDIS_URL: '',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      WABA_GRAPH_BASE_URL: `http://127.0.0.1:${process.env.E2E_FAKE_GRAPH_PORT}`,
     },
   },
 });

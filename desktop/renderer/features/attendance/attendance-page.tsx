@@ -26,7 +26,9 @@ export function AttendancePage() {
         {ticketId ? (
           <ChatPanel key={ticketId} ticketId={ticketId} />
         ) : (
-          <NonIdealState icon="chat" title={t('attendance.emptyChatTitle')} description={t('attendance.emptyChat')} data-testid="chat-empty" />
+          <div className="chat-empty" data-testid="chat-empty">
+            <NonIdealState icon="chat" title={t('attendance.emptyChatTitle')} description={t('attendance.emptyChat')} />
+          </div>
         )}
       </main>
     </div>

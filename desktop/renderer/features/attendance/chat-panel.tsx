@@ -17,12 +17,9 @@ export function ChatPanel({ ticketId }: { ticketId: number }) {
   if (isLoading) return <Spinner className="chat-spinner" />;
   if (error || !ticket)
     return (
-      <NonIdealState
-        icon="error"
-        title={t('attendance.openError')}
-        description={error ? describeError(error, t) : undefined}
-        data-testid="chat-error"
-      />
+      <div className="chat-empty" data-testid="chat-error">
+        <NonIdealState icon="error" title={t('attendance.openError')} description={error ? describeError(error, t) : undefined} />
+      </div>
     );
 
   const onDrop = (e: DragEvent) => {

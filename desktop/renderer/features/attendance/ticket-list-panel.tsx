@@ -149,7 +149,7 @@ export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
             />
           </Popover>
         </div>
-        <div className="attendance-list-count bp6-text-muted">
+        <div className="attendance-list-count bp6-text-muted" data-testid="attendance-list-count">
           {data?.count != null ? t('attendance.count', { count: data.count }) : ''}
           {isFetching && <Spinner size={12} />}
         </div>

@@ -1,0 +1,139 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { deliverWebhook, FakeGraphApi, inboundPayload, statusPayload } from '../fakes/graph-api.fake';
+import { ARTIFACTS, storageStatePath } from './e2e-support';
+
+/**
+ * The agent console against the real server and a fake WhatsApp Cloud API: the server's
+ * WABA_GRAPH_BASE_URL points at the fake's fixed port (playwright.config.ts), the fake delivers
+ * signed webhooks to /webhooks/waba/:channelId. An inbound message shows up live in the pending
+ * tab; the agent opens and starts the ticket, replies, the fake receives the reply, the ack
+ * follows the fake's delivered status, and a draft survives a reload.
+ */
+
+const FAKE_GRAPH_PORT = Number(process.env.E2E_FAKE_GRAPH_PORT);
+
+/** The fake on the fixed port the server was started with (start() would pick a random one). */
+async function startFakeOnFixedPort(): Promise<FakeGraphApi> {
+  const fake = new FakeGraphApi();
+  const internals = fake as unknown as { server: ReturnType<typeof createServer>; handle(req: unknown, res: unknown): Promise<void> };
+  internals.server = createServer((req, res) => void internals.handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    internals.server.once('error', reject);
+    internals.server.listen(FAKE_GRAPH_PORT, '127.0.0.1', resolve);
+  });
+  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+async function api(page: Page, method: string, path: string, body?: unknown) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const response = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, data: body });
+  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
+  return response.status() === 204 ? null : response.json();
+}
+
+test.describe('agent console (signed in as admin)', () => {
+  test.use({ storageState: storageStatePath('admin') });
+  test.setTimeout(120_000);
+  let fake: FakeGraphApi;
+
+  test.beforeAll(async () => {
+    fake = await startFakeOnFixedPort();
+  });
+  test.afterAll(async () => {
+    await fake?.stop();
+  });
+
+  test('inbound live in pending, start, reply, delivered ack, draft after reload', async ({ page, baseURL }) => {
+    await page.goto('/#/atendimento');
+    await expect(page.getByTestId('attendance-page')).toBeVisible();
+    await expect(page.getByTestId('chat-empty')).toBeVisible();
+
+    const appSecret = `app-secret-${randomBytes(8).toString('hex')}`;
+    const channel = await api(page, 'POST', '/whatsapp', {
+      type: 'waba',
+      name: `WABA E2E ${randomBytes(2).toString('hex')}`,
+      wabaPhoneNumberId: fake.phoneNumberId,
+      wabaBusinessAccountId: fake.businessAccountId,
+      wabaApiVersion: 'v21.0',
+      wabaManagerToken: fake.token,
+      wabaAppSecret: appSecret,
+      wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+    });
+
+    await page.getByTestId('tab-pending').click();
+    const from = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const webhookUrl = `${baseURL}/webhooks/waba/${channel.id}`;
+    const inbound = await deliverWebhook(
+      webhookUrl,
+      inboundPayload(fake.phoneNumberId, [{ from, name: 'Cliente Console E2E', message: { type: 'text', text: { body: 'Olá, preciso de ajuda com meu pedido' } } }]),
+      appSecret,
+    );
+    expect(inbound.status).toBe(200);
+
+    // Live: no reload, no refetch of the list.
+    const row = page.getByTestId('ticket-row').filter({ hasText: 'Cliente Console E2E' });
+    await expect(row).toBeVisible({ timeout: 15_000 });
+    await expect(row).toContainText('Olá, preciso de ajuda com meu pedido');
+    await expect(row.getByTestId('unread-badge')).toHaveText('1');
+    await expect(page).toHaveTitle(/^\(\d+\)/);
+    await page.screenshot({ path: `${ARTIFACTS}/console-list.png` });
+
+    await row.click();
+    await expect(page.getByTestId('chat-contact-name')).toHaveText('Cliente Console E2E');
+    await expect(page.getByTestId('message').filter({ hasText: 'preciso de ajuda' })).toBeVisible();
+    await expect(page.getByTestId('day-separator').first()).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+    await page.getByTestId('ticket-start').click();
+    await expect(page.getByTestId('chat-status')).toHaveText('Aberto');
+
+    await page.getByTestId('composer-input').fill('Olá! Vou verificar seu pedido agora.');
+    await page.getByTestId('composer-send').click();
+    const reply = page.getByTestId('message').filter({ hasText: 'Vou verificar seu pedido' });
+    await expect(reply).toBeVisible();
+    await expect.poll(() => fake.sentMessages().map((m) => m?.text?.body), { timeout: 20_000 }).toContain('Olá! Vou verificar seu pedido agora.');
+    await expect(reply.getByTestId('message-ack')).toHaveAttribute('data-ack', 'sent', { timeout: 15_000 });
+
+    const ticketId = Number(new URL(page.url()).hash.split('/').pop());
+    const thread = await api(page, 'GET', `/messages/${ticketId}`);
+    const sent = thread.messages.find((m: { body: string }) => m.body === 'Olá! Vou verificar seu pedido agora.');
+    expect(sent.messageId).toBeTruthy();
+    const status = await deliverWebhook(webhookUrl, statusPayload(fake.phoneNumberId, [{ id: sent.messageId, status: 'delivered', recipient: from }]), appSecret);
+    expect(status.status).toBe(200);
+    await expect(reply.getByTestId('message-ack')).toHaveAttribute('data-ack', 'delivered', { timeout: 15_000 });
+    await page.screenshot({ path: `${ARTIFACTS}/console-chat.png` });
+
+    // A draft survives switching away and a reload.
+    await page.getByTestId('composer-input').fill('Rascunho que não pode se perder');
+    await page.goto('/#/atendimento/chats');
+    await expect(page.getByTestId('chat-empty')).toBeVisible();
+    await page.reload();
+    await page.goto(`/#/atendimento/${ticketId}`);
+    await expect(page.getByTestId('composer-input')).toHaveValue('Rascunho que não pode se perder');
+
+    // Quick reply with no match: the error text, nothing sent.
+    await page.getByTestId('composer-input').fill('/naoexiste');
+    await page.getByTestId('composer-send').click();
+    await expect(page.getByTestId('composer-error')).toHaveText('Nenhuma mensagem rápida encontrada para /naoexiste.');
+
+    // 60 more customers write at once: the list stays windowed and loads the rest at its end.
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      from: `55219${String(10_000_000 + i).padStart(8, '0')}`,
+      name: `Cliente Lote ${String(i).padStart(2, '0')}`,
+      message: { type: 'text', text: { body: `Mensagem ${i}` } },
+    }));
+    expect((await deliverWebhook(webhookUrl, inboundPayload(fake.phoneNumberId, many), appSecret)).status).toBe(200);
+    await page.getByTestId('tab-active').click();
+    await expect(page.getByTestId('attendance-list-count')).toHaveText(/^61 atendimentos/, { timeout: 20_000 });
+    const list = page.getByTestId('ticket-list');
+    expect(Number(await list.getAttribute('data-rendered'))).toBeLessThan(25);
+    expect(await page.getByTestId('ticket-row').count()).toBeLessThan(25);
+    await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    // The first page held 40; reaching the end loads the rest (keyset cursor).
+    await expect(page.getByTestId('ticket-row').filter({ hasText: 'Cliente Console E2E' })).toBeVisible({ timeout: 10_000 });
+    expect(await page.getByTestId('ticket-row').count()).toBeLessThan(25);
+    await page.screenshot({ path: `${ARTIFACTS}/console-list-many.png` });
+  });
+});
