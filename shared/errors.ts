@@ -97,6 +97,12 @@ export const ERROR_CODES = {
   ERR_SENDING_WAPP_MSG: { status: 500, message: 'Erro ao enviar a mensagem.' },
   ERR_DELETE_WAPP_MSG: { status: 400, message: 'Não é possível apagar mensagens antigas.' },
   ERR_FETCH_WAPP_MSG: { status: 400, message: 'Erro ao buscar a mensagem, talvez ela seja muito antiga.' },
+  ERR_CHANNEL_TYPE_UNSUPPORTED: { status: 400, message: 'Este tipo de conexão ainda não é suportado.' },
+  ERR_CHANNEL_OPERATION_UNSUPPORTED: { status: 400, message: 'Esta operação não é suportada por este tipo de conexão.' },
+  ERR_WAPP_SESSION_TRANSITION: { status: 409, message: 'A sessão da conexão não pode passar para este estado agora.' },
+  ERR_WABA_INVALID_DATA: { status: 400, message: 'Ops! Dados WABA incorretos. Verifique os dados da conexão.' },
+  ERR_CHANNEL_UNAVAILABLE: { status: 503, message: 'O provedor da conexão não respondeu. Tente novamente em alguns segundos.' },
+  ERR_WEBHOOK_SIGNATURE: { status: 401, message: 'Assinatura do webhook ausente ou inválida.' },
   // Terminal
   ERR_TERMINAL_FORBIDDEN: { status: 403, message: 'Usuário não autorizado a acessar o terminal' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -34,6 +34,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('out/web'),
   SYNC_MAX_EVENTS: z.coerce.number().int().positive().default(1000),
+  WABA_GRAPH_BASE_URL: z.string().url().default('https://graph.facebook.com'),
 });
 
 export interface Config {
@@ -63,6 +64,8 @@ export interface Config {
   logLevel: string;
   webDist: string;
   syncMaxEvents: number;
+  /** WhatsApp Cloud API (Graph API) origin; tests point it at a local fake. */
+  wabaGraphBaseUrl: string;
 }
 
 interface StoredSecrets {
@@ -123,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     syncMaxEvents: e.SYNC_MAX_EVENTS,
+    wabaGraphBaseUrl: e.WABA_GRAPH_BASE_URL.replace(/\/+$/, ''),
   };
 }

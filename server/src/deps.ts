@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
+import type { ChannelRegistry } from './channels/channel-registry';
 import type { Config } from './config';
 import type { Clock } from './core/clock';
 import type { Logger } from './core/logger';
@@ -21,6 +22,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Ends the live sockets of revoked sessions (logout, refresh replay, password change). */
   sessions: SessionTerminator;
+  /** Channel adapters (one per channel), session states and the inbound pipeline. */
+  channels: ChannelRegistry;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
   /** Namespace of this deployment's Redis keys and channels (Bull, rate limits, Socket.IO). */

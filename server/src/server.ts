@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createApp } from './app';
+import { ChannelRegistry } from './channels/channel-registry';
 import type { Config } from './config';
 import { systemClock, type Clock } from './core/clock';
 import { createLogger, type Logger } from './core/logger';
@@ -62,8 +63,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix, logger });
   const events = new DomainEvents(dataSource, { publish: () => undefined });
   const sessions = new SocketSessionTerminator();
+  const channels = new ChannelRegistry({ dataSource, events, logger, config });
   const deps: AppDeps = {
     sessions,
+    channels,
     config,
     dataSource,
     logger,
@@ -93,6 +96,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     (closing ??= (async () => {
       await hub.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      // Inbound media downloads and hooks in flight finish before the database goes away.
+      await channels.close();
       await jobs.close();
       await dataSource.destroy();
       if (redis) await redis.quit().catch(() => undefined);

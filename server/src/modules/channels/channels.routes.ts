@@ -1,7 +1,62 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
+import { authOf, type AppContext } from '../../http/context';
+import { intParam, validate } from '../../http/validate';
+import { requireAuth } from '../auth/require-auth';
+import { CreateChannelSchema, UpdateChannelSchema } from './channels.schema';
+import { ChannelsService } from './channels.service';
 
-export function channelsRoutes(_deps: AppDeps): Router {
+/**
+ * Channels (anchor paths, docs/api.md "Channels"). Each route: auth -> validate(zod) -> handler.
+ *   GET    /whatsapp, /whatsapp/              list                  200 [ChannelDto]
+ *   GET    /whatsapp/:whatsappId              one                   200 ChannelDto
+ *   GET    /whatsapp/:whatsappId/templates    WABA message templates 200 [MessageTemplateDto]
+ *   POST   /whatsapp                          create                201 ChannelDto
+ *   PUT    /whatsapp/:whatsappId              configure             200 ChannelDto
+ *   PUT    /whatsapp/:whatsappId/default      make it the default   200 ChannelDto
+ *   DELETE /whatsapp/:whatsappId              delete                204
+ *   POST|PUT /whatsappsession/:whatsappId     start / restart the session   200 ChannelDto
+ *   DELETE /whatsappsession/:whatsappId       end the session       200 ChannelDto
+ */
+export function channelsRoutes(deps: AppDeps): Router {
   const router = new Router();
+  const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
+  const channels = new ChannelsService(deps);
+  const id = (ctx: AppContext) => intParam(ctx, 'whatsappId');
+
+  router.get(['/whatsapp', '/whatsapp/'], auth, async (ctx: AppContext) => {
+    ctx.body = await channels.list(authOf(ctx));
+  });
+  router.post(['/whatsapp', '/whatsapp/'], auth, validate(CreateChannelSchema), async (ctx: AppContext) => {
+    ctx.status = 201;
+    ctx.body = await channels.create(authOf(ctx), ctx.input);
+  });
+  router.get('/whatsapp/:whatsappId/templates', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.templates(authOf(ctx), id(ctx));
+  });
+  router.put('/whatsapp/:whatsappId/default', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.setDefault(authOf(ctx), id(ctx));
+  });
+  router.get('/whatsapp/:whatsappId', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.get(authOf(ctx), id(ctx));
+  });
+  router.put('/whatsapp/:whatsappId', auth, validate(UpdateChannelSchema), async (ctx: AppContext) => {
+    ctx.body = await channels.update(authOf(ctx), id(ctx), ctx.input);
+  });
+  router.delete('/whatsapp/:whatsappId', auth, async (ctx: AppContext) => {
+    await channels.remove(authOf(ctx), id(ctx));
+    ctx.status = 204;
+  });
+
+  router.post('/whatsappsession/:whatsappId', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.startSession(authOf(ctx), id(ctx));
+  });
+  router.put('/whatsappsession/:whatsappId', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.startSession(authOf(ctx), id(ctx));
+  });
+  router.delete('/whatsappsession/:whatsappId', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.endSession(authOf(ctx), id(ctx));
+  });
+
   return router;
 }

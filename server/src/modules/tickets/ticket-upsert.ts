@@ -61,3 +61,78 @@ export async function upsertActiveTicket(
   }
   return { ticket: ticket as ActiveTicketRow, created };
 }
+
+export interface ActiveTicketInput {
+  tenantId: number;
+  contactId: number;
+  channelId: number | null;
+  channelType?: string | null;
+  isGroup?: boolean;
+  queueId?: number | null;
+  userId?: number | null;
+  status?: 'open' | 'pending';
+  actorUserId?: number | null;
+}
+
+/**
+ * upsertActiveTicket for several (contact, channel) pairs of one tenant in three statements
+ * whatever their number (the inbound pipeline's batches): the same insert-or-reuse on
+ * `tickets_one_active_uq`, then protocols and `create` logs of the created ones. Pairs must be
+ * distinct; rows are locked in the order given, so callers that sort the same way cannot
+ * deadlock each other. Answers in input order.
+ */
+export async function upsertActiveTickets(
+  tx: EntityManager,
+  inputs: readonly ActiveTicketInput[],
+): Promise<{ ticket: ActiveTicketRow; created: boolean }[]> {
+  if (inputs.length === 0) return [];
+  const rows: (ActiveTicketRow & { created: boolean; ord: number })[] = await tx.query(
+    `WITH x AS (
+       SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::varchar[], $5::boolean[], $6::int[], $7::int[], $8::varchar[])
+              WITH ORDINALITY AS x("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, ord)
+     ), upserted AS (
+       INSERT INTO tickets ("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, "startedAt")
+       SELECT "tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, CASE WHEN status = 'open' THEN now() END
+         FROM x ORDER BY ord
+       ON CONFLICT ("tenantId", "contactId", (COALESCE("whatsappId", 0))) WHERE status IN ('open','pending')
+       DO UPDATE SET "updatedAt" = tickets."updatedAt"
+       RETURNING *, (xmax = 0) AS created
+     )
+     SELECT upserted.*, x.ord::int AS ord FROM upserted
+       JOIN x ON x."tenantId" = upserted."tenantId" AND x."contactId" = upserted."contactId"
+            AND COALESCE(x."whatsappId", 0) = COALESCE(upserted."whatsappId", 0)
+      ORDER BY x.ord`,
+    [
+      inputs.map((i) => i.tenantId),
+      inputs.map((i) => i.contactId),
+      inputs.map((i) => i.channelId),
+      inputs.map((i) => i.channelType ?? null),
+      inputs.map((i) => i.isGroup ?? false),
+      inputs.map((i) => i.queueId ?? null),
+      inputs.map((i) => i.userId ?? null),
+      inputs.map((i) => i.status ?? 'pending'),
+    ],
+  );
+  const results = rows.map(({ created, ord: _ord, ...ticket }) => ({ ticket: ticket as ActiveTicketRow, created }));
+  const created = results.filter((r) => r.created);
+  if (created.length > 0) {
+    const numbered: [{ id: number; protocol: string }[], number] = await tx.query(
+      `UPDATE tickets SET protocol = to_char(now(), 'YYYYMMDD') || lpad(id::text, 8, '0') WHERE id = ANY($1::int[]) RETURNING id, protocol`,
+      [created.map((r) => r.ticket.id)],
+    );
+    const protocols = new Map(numbered[0].map((r) => [r.id, r.protocol]));
+    for (const r of created) r.ticket.protocol = protocols.get(r.ticket.id) ?? null;
+    const byTicket = new Map(created.map((r) => [r.ticket.id, inputs[results.indexOf(r)]]));
+    await tx.query(
+      `INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data)
+       SELECT x."tenantId", x."ticketId", x."userId", 'create', x.data FROM unnest($1::int[], $2::int[], $3::int[], $4::jsonb[]) AS x("tenantId", "ticketId", "userId", data)`,
+      [
+        created.map((r) => r.ticket.tenantId),
+        created.map((r) => r.ticket.id),
+        created.map((r) => byTicket.get(r.ticket.id)?.actorUserId ?? null),
+        created.map((r) => JSON.stringify({ status: r.ticket.status, channelId: byTicket.get(r.ticket.id)?.channelId ?? null })),
+      ],
+    );
+  }
+  return results;
+}

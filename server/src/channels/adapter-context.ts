@@ -1,0 +1,31 @@
+import type { Config } from '../config';
+import type { Logger } from '../core/logger';
+import type { ChannelAdapter, ChannelRecord, ChannelType, SessionStatus } from './channel-adapter';
+
+/** What a session change may carry besides the state itself. */
+export interface SessionChange {
+  /** Why the session is in this state (shown on the connections screen); null clears it. */
+  reason?: string | null;
+  /** The channel's own number, once the provider says it. */
+  number?: string | null;
+  /** QR code payload while in `qrcode`. */
+  qrcode?: string | null;
+}
+
+/** What the registry gives a provider's adapter when it builds one. */
+export interface AdapterContext {
+  record: ChannelRecord;
+  config: Config;
+  logger: Logger;
+  /**
+   * Moves the session through the state machine (session-state.ts): persisted on
+   * channels.status and announced to the tenant's supervisors and admins. Answers the state
+   * now stored; an invalid transition throws ERR_WAPP_SESSION_TRANSITION.
+   */
+  setStatus(next: SessionStatus, change?: SessionChange): Promise<SessionStatus>;
+}
+
+export type AdapterFactory = (ctx: AdapterContext) => ChannelAdapter;
+
+/** Providers whose adapter exists; the registry refuses the other CHANNEL_TYPES. */
+export type AdapterFactories = Partial<Record<ChannelType, AdapterFactory>>;

@@ -1,0 +1,27 @@
+import type { AppDeps } from '../../deps';
+import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
+import type { InboundPipeline } from './inbound-pipeline';
+
+/** Order of the rating hook: first, so a rating reply is not also a chatbot or AI input. */
+export const RATING_HOOK_ORDER = 100;
+
+/**
+ * The hooks every server runs. Rating replies (spec section 4: "sending a rating request closes
+ * the ticket automatically after the customer replies"): while a ticket waits for a rating, the
+ * customer's reply goes to the tickets module, which records the rating (or asks again) and
+ * closes the ticket; the reply is then handled and later hooks skip it.
+ */
+export function registerDefaultInboundHooks(pipeline: InboundPipeline, deps: Pick<AppDeps, 'events'>): void {
+  pipeline.useHook({
+    name: 'rating',
+    order: RATING_HOOK_ORDER,
+    run: async (event) => {
+      // Only tickets that asked for a rating: every other message costs nothing here.
+      if (!event.ticket.ratingRequested) return;
+      const outcome = await deps.events.transaction((tx, emit) =>
+        handleInboundForTicket(tx, emit, { id: event.ticket.id, tenantId: event.tenantId }, event.inbound.body),
+      );
+      return outcome.handled === 'none' ? undefined : 'handled';
+    },
+  });
+}

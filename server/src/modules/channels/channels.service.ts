@@ -1,0 +1,303 @@
+import type { EntityManager } from 'typeorm';
+import { SOCKET_EVENTS } from '@shared/events';
+import {
+  WABA_FIELD_NAMES,
+  type ChannelDto,
+  type ChannelEventPayload,
+  type CreateChannelInput,
+  type MessageTemplateDto,
+  type UpdateChannelInput,
+} from '@shared/schemas/channels';
+import { ChannelSendError } from '../../channels/channel-adapter';
+import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
+import { hasTemplates } from '../../channels/waba/waba-adapter';
+import { AppError } from '../../core/app-error';
+import type { AuthContext } from '../../core/auth-context';
+import { lockTenant, type Queryable } from '../../core/tenant-catalog';
+import { uniqueViolationOf } from '../../db/pg-errors';
+import type { AppDeps } from '../../deps';
+import type { Emit } from '../../realtime/domain-events';
+import { channelPolicy } from './channels.policy';
+import { presentChannel } from './channels.presenter';
+
+type ChannelsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config' | 'channels'>;
+
+/** Behaviour columns a create or an update writes as given. */
+const BEHAVIOUR_COLUMNS = [
+  'queueId',
+  'userId',
+  'farewellMessage',
+  'birthdayMessage',
+  'birthdayHour',
+  'closingKeyword',
+  'autoDistribution',
+] as const;
+const WABA_CONFIG_KEYS = ['wabaPhoneNumberId', 'wabaBusinessAccountId', 'wabaApiVersion'] as const;
+const WABA_SECRET_KEYS = ['wabaManagerToken', 'wabaAppSecret', 'wabaVerifyToken'] as const;
+
+/**
+ * Channels (the anchor's "whatsapp" connections): list, read, create within the plan's
+ * connection limit, configure, delete, choose the tenant's default, list WABA message
+ * templates, start or end a session. Provider secrets go in `channels.secrets` and never leave
+ * the server. Lock order of every write: tenant row, then channel rows (the session state
+ * machine follows it too), so concurrent writes of one tenant cannot deadlock.
+ */
+export class ChannelsService {
+  constructor(private readonly deps: ChannelsDeps) {}
+
+  async list(auth: AuthContext): Promise<ChannelDto[]> {
+    channelPolicy.authorize(auth, 'list');
+    const rows: ChannelRow[] = await this.deps.dataSource.query(
+      `SELECT * FROM channels WHERE "tenantId" = $1 ORDER BY lower(name), id`,
+      [auth.tenantId],
+    );
+    return rows.map((row) => this.present(row));
+  }
+
+  async get(auth: AuthContext, id: number): Promise<ChannelDto> {
+    return this.present(channelPolicy.authorizeRow(auth, 'read', await findChannel(this.deps.dataSource, id)));
+  }
+
+  async create(auth: AuthContext, input: CreateChannelInput): Promise<ChannelDto> {
+    channelPolicy.authorize(auth, 'create');
+    if (!this.deps.channels.supports(input.type)) {
+      throw new AppError('ERR_CHANNEL_TYPE_UNSUPPORTED', {
+        message: `O tipo de conexão "${input.type}" ainda não é suportado.`,
+        fields: [{ path: 'type', message: 'tipo de conexão ainda não suportado' }],
+      });
+    }
+    const row = await this.deps.events.transaction(async (tx, emit) => {
+      await lockTenant(tx, auth.tenantId);
+      const [usage] = (await tx.query(
+        `SELECT t."maxConnections" AS max, (SELECT count(*)::int FROM channels c WHERE c."tenantId" = t.id) AS used,
+                EXISTS (SELECT 1 FROM channels c WHERE c."tenantId" = t.id AND c."isDefault") AS "hasDefault"
+           FROM tenants t WHERE t.id = $1`,
+        [auth.tenantId],
+      )) as { max: number; used: number; hasDefault: boolean }[];
+      if (!usage || usage.used >= usage.max) throw new AppError('ERR_CONNECTION_LIMIT');
+      await assertReferences(tx, auth.tenantId, input);
+      // The tenant's first channel becomes its default (messages need one to start a ticket).
+      const isDefault = input.isDefault ?? !usage.hasDefault;
+      if (isDefault) await clearDefault(tx, auth.tenantId);
+      const config = input.type === 'waba' ? pick(input, WABA_CONFIG_KEYS) : {};
+      const secrets = input.type === 'waba' ? pick(input, WABA_SECRET_KEYS) : {};
+      const columns = BEHAVIOUR_COLUMNS.filter((c) => input[c] !== undefined);
+      const params: unknown[] = [
+        auth.tenantId,
+        input.name,
+        input.type,
+        isDefault,
+        JSON.stringify(config),
+        JSON.stringify(secrets),
+        ...columns.map((c) => input[c]),
+      ];
+      const [created]: ChannelRow[] = await tx.query(
+        `INSERT INTO channels ("tenantId", name, type, "isDefault", "providerConfig", secrets${columns.map((c) => `, "${c}"`).join('')})
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb${columns.map((_, i) => `, $${i + 7}`).join('')})
+         RETURNING *`,
+        params,
+      );
+      await this.announce(emit, created, 'create');
+      return created;
+    });
+    this.deps.channels.connectInBackground(toChannelRecord(row));
+    return this.present(row);
+  }
+
+  /**
+   * Writes the fields present. Secrets absent from the body keep their stored value; new
+   * provider settings drop the cached adapter and check the session again.
+   */
+  async update(auth: AuthContext, id: number, input: UpdateChannelInput): Promise<ChannelDto> {
+    let reconnect = false;
+    const row = await this.deps.events.transaction(async (tx, emit) => {
+      await lockTenant(tx, auth.tenantId);
+      const current = channelPolicy.authorizeRow(auth, 'update', await findChannel(tx, id, true));
+      const providerFields = WABA_FIELD_NAMES.filter((k) => input[k] !== undefined);
+      if (current.type !== 'waba' && providerFields.length > 0) {
+        throw new AppError('ERR_VALIDATION', {
+          fields: providerFields.map((k) => ({ path: k, message: `não se aplica a conexões ${current.type}` })),
+        });
+      }
+      await assertReferences(tx, auth.tenantId, input);
+      const sets: string[] = [];
+      const params: unknown[] = [current.id, auth.tenantId];
+      const set = (column: string, value: unknown, cast = '') => {
+        params.push(value);
+        sets.push(`"${column}" = $${params.length}${cast}`);
+      };
+      if (input.name !== undefined) set('name', input.name);
+      for (const c of BEHAVIOUR_COLUMNS) if (input[c] !== undefined) set(c, input[c]);
+      const config = pick(input, WABA_CONFIG_KEYS);
+      const secrets = pick(input, WABA_SECRET_KEYS);
+      reconnect =
+        Object.entries(config).some(([k, v]) => current.providerConfig?.[k] !== v) ||
+        Object.entries(secrets).some(([k, v]) => current.secrets?.[k] !== v);
+      if (Object.keys(config).length > 0) {
+        params.push(JSON.stringify(config));
+        sets.push(`"providerConfig" = "providerConfig" || $${params.length}::jsonb`);
+      }
+      if (Object.keys(secrets).length > 0) {
+        params.push(JSON.stringify(secrets));
+        sets.push(`secrets = secrets || $${params.length}::jsonb`);
+      }
+      if (input.isDefault === true && !current.isDefault) await clearDefault(tx, auth.tenantId);
+      if (input.isDefault !== undefined) set('isDefault', input.isDefault);
+      const [updated]: ChannelRow[] = (
+        await tx.query(
+          `UPDATE channels SET ${[...sets, '"updatedAt" = now()'].join(', ')} WHERE id = $1 AND "tenantId" = $2 RETURNING *`,
+          params,
+        )
+      )[0];
+      await this.announce(emit, updated, 'update');
+      return updated;
+    });
+    this.deps.channels.forget(row.id);
+    if (reconnect) this.deps.channels.connectInBackground(toChannelRecord(row));
+    return this.present(row);
+  }
+
+  /** Tickets and messages keep their history: their channel reference becomes empty. */
+  async remove(auth: AuthContext, id: number): Promise<void> {
+    await this.deps.events.transaction(async (tx, emit) => {
+      await lockTenant(tx, auth.tenantId);
+      const current = channelPolicy.authorizeRow(auth, 'delete', await findChannel(tx, id, true));
+      try {
+        await tx.query(`DELETE FROM channels WHERE id = $1 AND "tenantId" = $2`, [current.id, auth.tenantId]);
+      } catch (err) {
+        // Its tickets lose their channel; a contact with an active ticket here and another
+        // active one without channel would end with two (the one-active-ticket index refuses).
+        if (uniqueViolationOf(err) === 'tickets_one_active_uq') {
+          throw new AppError('ERR_OTHER_OPEN_TICKET', {
+            message:
+              'Há atendimentos em andamento nesta conexão de contatos que já têm outro atendimento aberto. Encerre-os antes de excluir a conexão.',
+          });
+        }
+        throw err;
+      }
+      const payload: ChannelEventPayload = { action: 'delete', id: current.id };
+      await emit(auth.tenantId, SOCKET_EVENTS.whatsappDelete, payload);
+    });
+    // Nothing to log out on Meta's side for waba; other providers' adapters end their socket here.
+    this.deps.channels.forget(id);
+  }
+
+  /** PUT /whatsapp/{whatsappId}/default: the one default channel of the tenant (partial unique index). */
+  async setDefault(auth: AuthContext, id: number): Promise<ChannelDto> {
+    return this.deps.events.transaction(async (tx, emit) => {
+      await lockTenant(tx, auth.tenantId);
+      const current = channelPolicy.authorizeRow(auth, 'update', await findChannel(tx, id, true));
+      if (current.isDefault) return this.present(current);
+      const previous: ChannelRow[] = (
+        await tx.query(
+          `UPDATE channels SET "isDefault" = false, "updatedAt" = now() WHERE "tenantId" = $1 AND "isDefault" RETURNING *`,
+          [auth.tenantId],
+        )
+      )[0];
+      const [updated]: ChannelRow[] = (
+        await tx.query(
+          `UPDATE channels SET "isDefault" = true, "updatedAt" = now() WHERE id = $1 AND "tenantId" = $2 RETURNING *`,
+          [current.id, auth.tenantId],
+        )
+      )[0];
+      for (const p of previous) await this.announce(emit, p, 'update');
+      await this.announce(emit, updated, 'update');
+      return this.present(updated);
+    });
+  }
+
+  /** GET /whatsapp/{whatsappId}/templates: the business account's message templates (waba). */
+  async templates(auth: AuthContext, id: number): Promise<MessageTemplateDto[]> {
+    const row = channelPolicy.authorizeRow(auth, 'read', await findChannel(this.deps.dataSource, id));
+    const adapter = this.deps.channels.adapterFor(toChannelRecord(row));
+    if (!hasTemplates(adapter)) {
+      throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+        message: 'Modelos de mensagem existem apenas em conexões WABA.',
+      });
+    }
+    try {
+      const templates = await adapter.listTemplates();
+      return templates.map((t) => ({
+        id: t.id,
+        name: t.name,
+        language: t.language,
+        status: t.status,
+        category: t.category,
+        bodyVariables: bodyVariableCount(t.components),
+        components: t.components,
+      }));
+    } catch (err) {
+      if (!(err instanceof ChannelSendError)) throw err;
+      if (err.retryable)
+        throw new AppError('ERR_CHANNEL_UNAVAILABLE', { message: `O provedor da conexão não respondeu: ${err.message}` });
+      throw new AppError('ERR_WABA_INVALID_DATA', { message: `Ops! Dados WABA incorretos: ${err.message}` });
+    }
+  }
+
+  /** POST|PUT /whatsappsession/{whatsappId}: (re)starts the session; answers the channel after the attempt. */
+  async startSession(auth: AuthContext, id: number): Promise<ChannelDto> {
+    const row = channelPolicy.authorizeRow(auth, 'update', await findChannel(this.deps.dataSource, id));
+    await this.deps.channels.connect(toChannelRecord(row));
+    return this.get(auth, id);
+  }
+
+  /** DELETE /whatsappsession/{whatsappId}: ends the session. */
+  async endSession(auth: AuthContext, id: number): Promise<ChannelDto> {
+    const row = channelPolicy.authorizeRow(auth, 'update', await findChannel(this.deps.dataSource, id));
+    const record = toChannelRecord(row);
+    await this.deps.channels.adapterFor(record).disconnect();
+    this.deps.channels.forget(row.id);
+    return this.get(auth, id);
+  }
+
+  private present(row: ChannelRow): ChannelDto {
+    return presentChannel(row, this.deps.config.publicUrl);
+  }
+
+  private async announce(emit: Emit, row: ChannelRow, action: 'create' | 'update'): Promise<void> {
+    const payload: ChannelEventPayload = { action, whatsapp: this.present(row) };
+    await emit(row.tenantId, SOCKET_EVENTS.whatsappUpdate, payload);
+  }
+}
+
+async function findChannel(db: Queryable, id: number, forUpdate = false): Promise<ChannelRow | null> {
+  const rows: ChannelRow[] = await db.query(`SELECT * FROM channels WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0] ?? null;
+}
+
+async function clearDefault(tx: EntityManager, tenantId: number): Promise<void> {
+  await tx.query(`UPDATE channels SET "isDefault" = false, "updatedAt" = now() WHERE "tenantId" = $1 AND "isDefault"`, [
+    tenantId,
+  ]);
+}
+
+/** The default queue and user of a channel must be the tenant's own. */
+async function assertReferences(
+  db: Queryable,
+  tenantId: number,
+  input: { queueId?: number | null; userId?: number | null },
+): Promise<void> {
+  if (input.queueId) {
+    const rows: unknown[] = await db.query(`SELECT 1 FROM queues WHERE id = $1 AND "tenantId" = $2`, [input.queueId, tenantId]);
+    if (rows.length === 0)
+      throw new AppError('ERR_NO_QUEUE_FOUND', { status: 400, fields: [{ path: 'queueId', message: 'fila não encontrada' }] });
+  }
+  if (input.userId) {
+    const rows: unknown[] = await db.query(`SELECT 1 FROM users WHERE id = $1 AND "tenantId" = $2`, [input.userId, tenantId]);
+    if (rows.length === 0)
+      throw new AppError('ERR_NO_USER_FOUND', { status: 400, fields: [{ path: 'userId', message: 'usuário não encontrado' }] });
+  }
+}
+
+function pick<K extends string>(input: Partial<Record<K, unknown>>, keys: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const k of keys) if (typeof input[k] === 'string') out[k] = input[k] as string;
+  return out;
+}
+
+/** Highest {{n}} of the BODY component: how many variables a template send must carry. */
+function bodyVariableCount(components: { type?: string; text?: string }[]): number {
+  const body = components.find((c) => String(c.type).toUpperCase() === 'BODY');
+  const numbers = [...(body?.text ?? '').matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => Number(m[1]));
+  return numbers.length ? Math.max(...numbers) : 0;
+}

@@ -1,0 +1,309 @@
+/**
+ * Inbound throughput benchmark (issue "Tickets and messages", item 7). Not a test: prints JSON.
+ *
+ *   npx tsx tests/bench/inbound-throughput.ts [messages] [contacts] [concurrency] [per-webhook]
+ *   (defaults 20000 messages over 200 contacts, 50 webhooks in flight, 1 message per webhook)
+ *
+ * Against DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) it creates a fresh
+ * database and starts the real server in a child process (so the load generator does not share
+ * its event loop), with a tenant, an admin and a CONNECTED waba channel. Then it posts signed
+ * Cloud API webhooks (one text message each, as Meta sends them) as fast as the server takes
+ * them, with a bounded number in flight, and counts each message when the admin's socket
+ * receives its appMessage:create. Reports sustained messages/s (first post to last socket
+ * event) and webhook-to-socket latency percentiles. REDIS_URL, when set, is passed on (Socket.IO
+ * Redis adapter, Bull), as in production. Target: >= 1,000 msg/s, p99 < 250 ms.
+ */
+import 'reflect-metadata';
+import { fork } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from 'pg';
+import { io as connectSocket } from 'socket.io-client';
+
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const [MESSAGES, CONTACTS, CONCURRENCY, PER_WEBHOOK] = [
+  Number(process.argv[2]) || 20_000,
+  Number(process.argv[3]) || 200,
+  Number(process.argv[4]) || 50,
+  // Messages per webhook: Meta sends one per call in normal traffic and batches under load.
+  Number(process.argv[5]) || 1,
+];
+const PHONE_NUMBER_ID = '109876543210987';
+const APP_SECRET = `bench-app-secret-${randomBytes(6).toString('hex')}`;
+
+// ---------- child: the server ----------
+
+async function serve(): Promise<void> {
+  const { loadConfig } = await import('../../server/src/config');
+  const { startServer } = await import('../../server/src/server');
+  const dataDir = process.env.BENCH_DATA_DIR!;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.BENCH_DB_URL!,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    JWT_SECRET: 'bench-secret-0123456789abcdef',
+    JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  const server = await startServer(config, { seed: false, redisPrefix: `bench-${randomBytes(4).toString('hex')}` });
+  process.send!({ url: server.url });
+  process.on('message', async (msg: { stop?: boolean; cpu?: boolean }) => {
+    if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (!msg.stop) return;
+    await server.close();
+    process.exit(0);
+  });
+}
+
+// ---------- parent: setup, load, measurement ----------
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function webhook(messages: { from: string; wamid: string; body: string }[]): string {
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: PHONE_NUMBER_ID },
+              contacts: [...new Set(messages.map((m) => m.from))].map((from) => ({
+                profile: { name: `Cliente ${from.slice(-4)}` },
+                wa_id: from,
+              })),
+              messages: messages.map((m) => ({
+                from: m.from,
+                id: m.wamid,
+                timestamp: String(Math.floor(Date.now() / 1000)),
+                type: 'text',
+                text: { body: m.body },
+              })),
+            },
+          },
+        ],
+      },
+    ],
+  });
+}
+
+async function main(): Promise<void> {
+  const dbName = `atende_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const dbUrl = new URL(BASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-'));
+
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    env: { ...process.env, BENCH_DB_URL: dbUrl.toString(), BENCH_DATA_DIR: dataDir },
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server there.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
+    stdio: 'inherit',
+  });
+  const serverUrl = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { url: string }) => resolve(m.url));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+
+  const db = new Client({ connectionString: dbUrl.toString() });
+  await db.connect();
+  try {
+    const { hashPassword } = await import('../../server/src/core/passwords');
+    const [tenant] = (await db.query(`INSERT INTO tenants (name, "maxConnections") VALUES ('Bench', 10) RETURNING id`)).rows;
+    const email = `bench-${randomBytes(3).toString('hex')}@example.com`;
+    const password = `Bench-${randomBytes(4).toString('hex')}!1`;
+    const [user] = (
+      await db.query(
+        `INSERT INTO users ("tenantId", name, email, "passwordHash", profile) VALUES ($1, 'Bench', $2, $3, 'admin') RETURNING id`,
+        [tenant.id, email, await hashPassword(password)],
+      )
+    ).rows;
+    await db.query(`INSERT INTO user_tenants ("userId", "tenantId") VALUES ($1, $2)`, [user.id, tenant.id]);
+    const [channel] = (
+      await db.query(
+        `INSERT INTO channels ("tenantId", name, type, status, "isDefault", "providerConfig", secrets)
+         VALUES ($1, 'WABA bench', 'waba', 'CONNECTED', true, $2, $3) RETURNING id`,
+        [
+          tenant.id,
+          JSON.stringify({
+            wabaPhoneNumberId: PHONE_NUMBER_ID,
+            wabaBusinessAccountId: '209876543210987',
+            wabaApiVersion: 'v21.0',
+          }),
+          JSON.stringify({ wabaManagerToken: 'EAAG-bench', wabaAppSecret: APP_SECRET, wabaVerifyToken: 'bench-verify' }),
+        ],
+      )
+    ).rows;
+
+    const login = await fetch(`${serverUrl}/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const { token } = (await login.json()) as { token: string };
+
+    const socket = connectSocket(serverUrl, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+
+    const serverCpu = () =>
+      new Promise<NodeJS.CpuUsage>((resolve) => {
+        child.once('message', (m: { cpu: NodeJS.CpuUsage }) => resolve(m.cpu));
+        child.send({ cpu: true });
+      });
+    const cpuBefore = await serverCpu();
+    const ownCpuBefore = process.cpuUsage();
+    const sentAt = new Map<string, number>();
+    const latencies: number[] = [];
+    const webhookMs: number[] = [];
+    let received = 0;
+    let lastReceivedAt = 0;
+    let resolveAll!: () => void;
+    const allReceived = new Promise<void>((resolve) => (resolveAll = resolve));
+    socket.on(`${tenant.id}:appMessage:create`, (payload: { message: { messageId: string } }) => {
+      const started = sentAt.get(payload.message.messageId);
+      if (started === undefined) return;
+      sentAt.delete(payload.message.messageId);
+      const now = performance.now();
+      latencies.push(now - started);
+      lastReceivedAt = now;
+      if (++received === MESSAGES) resolveAll();
+    });
+
+    const contacts = Array.from({ length: CONTACTS }, (_, i) => `55119${String(10_000_000 + i * 37).padStart(8, '0')}`);
+    const url = `${serverUrl}/webhooks/waba/${channel.id}`;
+    let next = 0;
+    let errors = 0;
+    let firstError: string | undefined;
+    const startedAt = performance.now();
+    const worker = async () => {
+      for (;;) {
+        const start = next;
+        if (start >= MESSAGES) return;
+        const count = Math.min(PER_WEBHOOK, MESSAGES - start);
+        next += count;
+        const batch = Array.from({ length: count }, (_, k) => {
+          const i = start + k;
+          return {
+            from: contacts[i % CONTACTS],
+            wamid: `wamid.BENCH${i}.${randomBytes(4).toString('hex')}`,
+            body: `mensagem ${i}`,
+          };
+        });
+        const body = webhook(batch);
+        const signature = `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
+        const t0 = performance.now();
+        for (const m of batch) sentAt.set(m.wamid, t0);
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+          body,
+        });
+        const text = await res.text();
+        webhookMs.push(performance.now() - t0);
+        if (res.status !== 200) {
+          errors++;
+          firstError ??= `${res.status} ${text.slice(0, 300)}`;
+          for (const m of batch) {
+            sentAt.delete(m.wamid);
+            if (++received === MESSAGES) resolveAll();
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const postedAt = performance.now();
+    await Promise.race([allReceived, new Promise((r) => setTimeout(r, 30_000))]);
+    socket.disconnect();
+    const cpuAfter = await serverCpu();
+    const ownCpu = process.cpuUsage(ownCpuBefore);
+    const cpuMs = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user + b.system - a.user - a.system) / 1000;
+
+    const seconds = ((lastReceivedAt || postedAt) - startedAt) / 1000;
+    latencies.sort((a, b) => a - b);
+    webhookMs.sort((a, b) => a - b);
+    const [counts] = (
+      await db.query(
+        `SELECT (SELECT count(*)::int FROM messages WHERE "tenantId" = $1) AS messages,
+                (SELECT count(*)::int FROM contacts WHERE "tenantId" = $1) AS contacts,
+                (SELECT count(*)::int FROM tickets WHERE "tenantId" = $1) AS tickets`,
+        [tenant.id],
+      )
+    ).rows;
+    console.log(
+      JSON.stringify({
+        messages: MESSAGES,
+        contacts: CONTACTS,
+        concurrency: CONCURRENCY,
+        per_webhook: PER_WEBHOOK,
+        seconds: round(seconds),
+        messages_per_s: Math.round(latencies.length / seconds),
+        socket_received: latencies.length,
+        webhook_errors: errors,
+        ...(firstError ? { first_error: firstError } : {}),
+        latency_ms: {
+          p50: round(percentile(latencies, 50)),
+          p90: round(percentile(latencies, 90)),
+          p99: round(percentile(latencies, 99)),
+          max: round(latencies.at(-1) ?? NaN),
+        },
+        webhook_ms: { p50: round(percentile(webhookMs, 50)), p99: round(percentile(webhookMs, 99)) },
+        stored: counts,
+        // CPU time per message, whatever else runs on the machine: the server process, and this load generator.
+        server_cpu_ms_per_message: Number((cpuMs(cpuBefore, cpuAfter) / MESSAGES).toFixed(2)),
+        client_cpu_ms_per_message: Number((cpuMs({ user: 0, system: 0 }, ownCpu) / MESSAGES).toFixed(2)),
+        load_average: os.loadavg().map(round),
+        redis: Boolean(process.env.REDIS_URL),
+      }),
+    );
+  } finally {
+    await db.end();
+    child.send({ stop: true });
+    await new Promise((r) => child.once('exit', r));
+    const c = new Client({ connectionString: BASE_URL });
+    await c.connect();
+    await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+      dbName,
+    ]);
+    await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
+    await c.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--serve')) {
+  serve().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

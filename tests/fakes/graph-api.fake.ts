@@ -1,0 +1,378 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for the WhatsApp Cloud API (Graph API), written for the tests: real HTTP on
+ * 127.0.0.1, the endpoints the waba adapter calls, every request recorded, failures on demand,
+ * media to download, and signed webhooks posted to our server as Meta would.
+ *
+ *   GET  /{v}/{phone-number-id}                  -> {id, display_phone_number, verified_name}
+ *   POST /{v}/{phone-number-id}/messages         -> {messaging_product, contacts, messages: [{id}]}
+ *   POST /{v}/{phone-number-id}/media (multipart) -> {id}
+ *   GET  /{v}/{media-id}                         -> {url, mime_type, sha256, file_size, id}
+ *   GET  /media-bytes/{media-id}                  -> the bytes (bearer token required)
+ *   GET  /{v}/{waba-id}/message_templates        -> {data, paging} (two pages when many)
+ * Every call needs `Authorization: Bearer <token>` with the configured token, else 401 with
+ * Graph's OAuthException (code 190).
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, when JSON. */
+  json?: any;
+  /** Multipart fields (files as {name, type, size, bytes}). */
+  form?: Record<string, string | { name: string; type: string; size: number; bytes: Buffer }>;
+}
+
+export type FakeFailure =
+  | { status: 500 | 502 | 503 }
+  | { status: 429 }
+  | { status: 400 | 401 | 403 | 404; error?: { message: string; code: number; type?: string; error_subcode?: number } }
+  /** Accepts the request and never answers (client timeout). */
+  | { hang: true };
+
+export interface FakeGraphOptions {
+  token?: string;
+  phoneNumberId?: string;
+  businessAccountId?: string;
+  displayPhoneNumber?: string;
+}
+
+export interface FakeTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: { type: string; text?: string; format?: string }[];
+}
+
+export class FakeGraphApi {
+  readonly requests: RecordedRequest[] = [];
+  token: string;
+  readonly phoneNumberId: string;
+  readonly businessAccountId: string;
+  displayPhoneNumber: string;
+  templates: FakeTemplate[] = [
+    {
+      id: '1001',
+      name: 'boas_vindas',
+      language: 'pt_BR',
+      status: 'APPROVED',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Olá {{1}}, seu pedido {{2}} chegou.' }],
+    },
+    {
+      id: '1002',
+      name: 'hello_world',
+      language: 'en_US',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hello World' }],
+    },
+  ];
+  private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
+  private failures: { match: (r: RecordedRequest) => boolean; failure: FakeFailure; remaining: number }[] = [];
+  private readonly hanging = new Set<ServerResponse>();
+  private server?: Server;
+  private sent = 0;
+  url = '';
+
+  constructor(opts: FakeGraphOptions = {}) {
+    this.token = opts.token ?? `EAAG${randomBytes(12).toString('hex')}`;
+    this.phoneNumberId = opts.phoneNumberId ?? String(100000000000000 + Math.floor(Math.random() * 1e12));
+    this.businessAccountId = opts.businessAccountId ?? String(200000000000000 + Math.floor(Math.random() * 1e12));
+    this.displayPhoneNumber = opts.displayPhoneNumber ?? '+55 11 4000-0000';
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The next `times` requests matching `path` (substring or predicate) fail this way. */
+  failNext(failure: FakeFailure, opts: { times?: number; path?: string | ((r: RecordedRequest) => boolean) } = {}): void {
+    const p = opts.path;
+    const match = typeof p === 'function' ? p : (r: RecordedRequest) => (p ? r.path.includes(p) : true);
+    this.failures.push({ match, failure, remaining: opts.times ?? 1 });
+  }
+
+  clearFailures(): void {
+    this.failures = [];
+  }
+
+  /** Media the fake serves for GET /{v}/{media-id}. Returns the media id. */
+  addMedia(bytes: Buffer, mimeType: string, id = `${Date.now()}${Math.floor(Math.random() * 1e6)}`): string {
+    this.media.set(id, { bytes, mimeType });
+    return id;
+  }
+
+  /** Sends recorded (POST .../messages), in order. */
+  sentMessages(): any[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => r.json);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const body = await readBody(req);
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+    };
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (contentType.includes('application/json') && body.length) record.json = JSON.parse(body.toString('utf8'));
+    if (contentType.includes('multipart/form-data')) record.form = await parseMultipart(body, contentType);
+    this.requests.push(record);
+
+    const failure = this.failures.find((f) => f.remaining > 0 && f.match(record));
+    if (failure) {
+      failure.remaining--;
+      const f = failure.failure;
+      if ('hang' in f) {
+        this.hanging.add(res);
+        res.on('close', () => this.hanging.delete(res));
+        return;
+      }
+      if (f.status === 429)
+        return json(res, 429, { error: { message: '(#130429) Rate limit hit', type: 'OAuthException', code: 130429 } });
+      if (f.status >= 500)
+        return json(res, f.status, {
+          error: {
+            message: 'An unexpected error has occurred. Please retry your request later.',
+            type: 'OAuthException',
+            code: 2,
+          },
+        });
+      const error = 'error' in f && f.error ? f.error : { message: '(#100) Invalid parameter', code: 100 };
+      return json(res, f.status, { error: { type: 'OAuthException', fbtrace_id: 'Afake', ...error } });
+    }
+
+    if (url.pathname.startsWith('/media-bytes/')) {
+      if (req.headers.authorization !== `Bearer ${this.token}`) return json(res, 401, oauthError());
+      const item = this.media.get(decodeURIComponent(url.pathname.slice('/media-bytes/'.length)));
+      if (!item) return json(res, 404, { error: { message: 'not found', code: 100 } });
+      res.writeHead(200, { 'content-type': item.mimeType, 'content-length': item.bytes.length });
+      res.end(item.bytes);
+      return;
+    }
+    if (req.headers.authorization !== `Bearer ${this.token}`) return json(res, 401, oauthError());
+
+    const parts = url.pathname.split('/').filter(Boolean); // [version, id, edge?]
+    const [, id, edge] = parts;
+    if (parts.length < 2) return json(res, 404, { error: { message: 'Unknown path', code: 803 } });
+    if (record.method === 'GET' && parts.length === 2 && id === this.phoneNumberId) {
+      return json(res, 200, {
+        id,
+        display_phone_number: this.displayPhoneNumber,
+        verified_name: 'Atende Teste',
+        quality_rating: 'GREEN',
+      });
+    }
+    if (record.method === 'GET' && parts.length === 2 && this.media.has(id)) {
+      const item = this.media.get(id)!;
+      return json(res, 200, {
+        messaging_product: 'whatsapp',
+        url: `${this.url}/media-bytes/${encodeURIComponent(id)}`,
+        mime_type: item.mimeType,
+        sha256: createHmac('sha256', '').update(item.bytes).digest('hex'),
+        file_size: item.bytes.length,
+        id,
+      });
+    }
+    if (record.method === 'POST' && id === this.phoneNumberId && edge === 'messages') {
+      const to = record.json?.to;
+      if (!to || !record.json?.type)
+        return json(res, 400, { error: { message: '(#100) The parameter to is required.', code: 100 } });
+      this.sent++;
+      return json(res, 200, {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: to, wa_id: to }],
+        messages: [{ id: `wamid.FAKE${this.sent}${randomBytes(6).toString('hex').toUpperCase()}` }],
+      });
+    }
+    if (record.method === 'POST' && id === this.phoneNumberId && edge === 'media') {
+      const file = record.form?.file;
+      if (!file || typeof file === 'string' || record.form?.messaging_product !== 'whatsapp') {
+        return json(res, 400, {
+          error: { message: '(#100) Param file must be a file with one of the following types', code: 100 },
+        });
+      }
+      return json(res, 200, { id: this.addMedia(file.bytes, file.type) });
+    }
+    if (record.method === 'GET' && id === this.businessAccountId && edge === 'message_templates') {
+      const limit = Number(record.query.limit ?? 25);
+      const after = Number(record.query.after ?? 0);
+      const page = this.templates.slice(after, after + limit);
+      const next =
+        after + limit < this.templates.length ? `${this.url}${url.pathname}?limit=${limit}&after=${after + limit}` : undefined;
+      return json(res, 200, {
+        data: page,
+        paging: { cursors: { before: String(after), after: String(after + limit) }, ...(next ? { next } : {}) },
+      });
+    }
+    return json(res, 400, {
+      error: {
+        message: `Unsupported ${record.method} request. Object with ID '${id}' does not exist`,
+        code: 100,
+        error_subcode: 33,
+      },
+    });
+  }
+}
+
+function oauthError() {
+  return {
+    error: { message: 'Error validating access token: The session has been invalidated.', type: 'OAuthException', code: 190 },
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function parseMultipart(body: Buffer, contentType: string): Promise<RecordedRequest['form']> {
+  const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+  const out: NonNullable<RecordedRequest['form']> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value === 'string') out[key] = value;
+    else {
+      const bytes = Buffer.from(await value.arrayBuffer());
+      out[key] = { name: (value as File).name, type: value.type, size: bytes.length, bytes };
+    }
+  }
+  return out;
+}
+
+// ---------- Webhooks, as Meta sends them ----------
+
+/** `sha256=<hex>` of the body with the app secret: the X-Hub-Signature-256 value. */
+export function signWebhook(body: string, appSecret: string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+}
+
+/** POSTs a webhook signed with the app secret (or with the given signature, or none). */
+export async function deliverWebhook(
+  url: string,
+  payload: unknown,
+  appSecret: string,
+  opts: { signature?: string | null } = {},
+): Promise<{ status: number; body: any }> {
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const signature = opts.signature === undefined ? signWebhook(body, appSecret) : opts.signature;
+  if (signature !== null) headers['x-hub-signature-256'] = signature;
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed };
+}
+
+let wamidCounter = 0;
+export const newWamid = (): string =>
+  `wamid.HBgN${Date.now().toString(36)}${(++wamidCounter).toString(36)}${randomBytes(4).toString('hex').toUpperCase()}`;
+
+/** One `messages` change of a phone number, wrapped as Meta does. */
+export function webhookEnvelope(phoneNumberId: string, value: Record<string, unknown>): unknown {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId },
+              ...value,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export interface InboundSpec {
+  from: string;
+  name?: string;
+  id?: string;
+  timestamp?: number;
+  /** The message object without id/from/timestamp, e.g. {type:'text', text:{body:'oi'}}. */
+  message?: Record<string, unknown>;
+  context?: { id: string };
+}
+
+/** A webhook with inbound messages (text by default). */
+export function inboundPayload(phoneNumberId: string, messages: InboundSpec[]): unknown {
+  const contacts = [
+    ...new Map(messages.map((m) => [m.from, { profile: { name: m.name ?? 'Cliente' }, wa_id: m.from }])).values(),
+  ];
+  return webhookEnvelope(phoneNumberId, {
+    contacts,
+    messages: messages.map((m) => ({
+      from: m.from,
+      id: m.id ?? newWamid(),
+      timestamp: String(m.timestamp ?? Math.floor(Date.now() / 1000)),
+      ...(m.context ? { context: { from: phoneNumberId, id: m.context.id } } : {}),
+      ...(m.message ?? { type: 'text', text: { body: 'Olá!' } }),
+    })),
+  });
+}
+
+/** A webhook with delivery statuses of sent messages. */
+export function statusPayload(
+  phoneNumberId: string,
+  statuses: {
+    id: string;
+    status: 'sent' | 'delivered' | 'read' | 'failed';
+    recipient: string;
+    error?: { code: number; title: string };
+  }[],
+): unknown {
+  return webhookEnvelope(phoneNumberId, {
+    statuses: statuses.map((s) => ({
+      id: s.id,
+      status: s.status,
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: s.recipient,
+      ...(s.error
+        ? {
+            errors: [
+              { code: s.error.code, title: s.error.title, message: s.error.title, error_data: { details: s.error.title } },
+            ],
+          }
+        : {}),
+    })),
+  });
+}
