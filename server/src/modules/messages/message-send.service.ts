@@ -67,7 +67,13 @@ export class MessageSendService {
    * leaves the server. Without a usable channel the messages stay pending and the answer's
    * `warning` says why (they go out once the channel connects, or fail after a day).
    */
-  async send(auth: AuthContext, ticketId: number, input: SendMessageInput, files: ReceivedMedia[] = []): Promise<SendOutcome> {
+  async send(
+    auth: AuthContext,
+    ticketId: number,
+    input: SendMessageInput,
+    files: ReceivedMedia[] = [],
+    opts: { enqueue?: boolean } = {},
+  ): Promise<SendOutcome> {
     let written: Written;
     try {
       const { ticket } = await this.access.ticket(auth, ticketId);
@@ -116,7 +122,7 @@ export class MessageSendService {
     }
     // A retry of a request already stored: its files are the first request's, these are extra.
     if (!written.created) await discardMedia(files);
-    return this.answer(written);
+    return this.answer(written, opts.enqueue ?? true);
   }
 
   /**
@@ -125,7 +131,8 @@ export class MessageSendService {
    * with the retry already planned).
    */
   async sendNow(auth: AuthContext, ticketId: number, input: SendMessageInput, files: ReceivedMedia[] = []): Promise<SendOutcome> {
-    const outcome = await this.send(auth, ticketId, input, files);
+    // Not enqueued: a worker must not take the row from under this request.
+    const outcome = await this.send(auth, ticketId, input, files, { enqueue: false });
     if (!outcome.body.created) return outcome;
     for (const m of outcome.body.messages) if (m.status === 'pending') await this.delivery.deliver(m.id);
     outcome.body.messages = (
@@ -451,9 +458,10 @@ export class MessageSendService {
     return { ids: results.map((r) => r.id), created: results.some((r) => r.created), warning };
   }
 
-  private async answer(written: Written): Promise<SendOutcome> {
+  private async answer(written: Written, enqueue = true): Promise<SendOutcome> {
     const rows = await selectMessagesByIds(this.deps.dataSource, written.ids);
-    if (written.created) for (const row of rows) if (row.status === 'pending') await this.delivery.enqueue(Number(row.id));
+    if (written.created && enqueue)
+      for (const row of rows) if (row.status === 'pending') await this.delivery.enqueue(Number(row.id));
     return {
       status: written.created ? 201 : 200,
       body: { messages: rows.map(presentMessage), created: written.created, warning: written.created ? written.warning : null },
