@@ -13,7 +13,12 @@ export type SeededProfile = keyof typeof ACCOUNTS;
 export const SEED_PASSWORD = process.env.E2E_SEED_PASSWORD!;
 
 export const ARTIFACTS = 'tests/artifacts';
-export const storageStatePath = (profile: SeededProfile) => `${ARTIFACTS}/.auth/${profile}.json`;
+/**
+ * Per server port: runs started side by side (each with its own E2E_PORT and server) must not
+ * sign each other's browsers in with tokens of another server.
+ */
+export const storageStatePath = (profile: SeededProfile) =>
+  `${ARTIFACTS}/.auth/${process.env.E2E_PORT ?? '18090'}/${profile}.json`;
 
 /** The path after the '#' of the hash router. */
 export const hashPath = (page: Page) => new URL(page.url()).hash.replace(/^#/, '').split('?')[0];

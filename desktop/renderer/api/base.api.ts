@@ -5,7 +5,23 @@ import { appBaseQuery } from './app-base-query';
  * The one RTK Query API of the app. Each server domain adds its endpoints from its own file
  * (`<domain>.api.ts`) with injectEndpoints, as Grafana does at scale.
  */
-export const TAG_TYPES = ['User', 'Settings', 'SystemColors', 'Plan'] as const;
+export const TAG_TYPES = [
+  'User',
+  'Settings',
+  'SystemColors',
+  'Plan',
+  'Queue',
+  'Tag',
+  'Team',
+  'Kanban',
+  'Lane',
+  'Demand',
+  'QuickMessage',
+  'BusinessHours',
+  'TenantUser',
+  'Channel',
+  'TagBoard',
+] as const;
 
 export const baseApi = createApi({
   reducerPath: 'api',

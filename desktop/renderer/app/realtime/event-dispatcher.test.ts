@@ -31,4 +31,43 @@ describe('planCacheUpdates', () => {
   it('ignores events without a screen yet', () => {
     expect(planCacheUpdates({ name: 'ticket:create', payload: { id: 1 } })).toEqual([]);
   });
+
+  it('patches the cached list of a CRM catalog from its events', () => {
+    const created = { action: 'create', queue: { id: 4, name: 'Suporte' } };
+    expect(planCacheUpdates({ name: 'queue:update', payload: created })).toEqual([
+      { kind: 'patchCatalog', catalog: 'queue', payload: created },
+    ]);
+    expect(planCacheUpdates({ name: 'kanban:update', payload: { action: 'reorder', ids: [2, 1] } })).toEqual([
+      { kind: 'patchCatalog', catalog: 'kanban', payload: { action: 'reorder', ids: [2, 1] } },
+    ]);
+    expect(planCacheUpdates({ name: 'fastReply:delete', payload: { action: 'delete', id: 9 } })).toEqual([
+      { kind: 'patchCatalog', catalog: 'fastReply', payload: { action: 'delete', id: 9 } },
+    ]);
+  });
+
+  it('refreshes the tags board when a contact changes', () => {
+    expect(planCacheUpdates({ name: 'contact:update', payload: { action: 'update', contact: { id: 1 } } })).toEqual([
+      { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
+    ]);
+  });
+
+  it('refreshes the tags board when a tag changes', () => {
+    expect(planCacheUpdates({ name: 'tag:delete', payload: { action: 'delete', id: 3 } })).toEqual([
+      { kind: 'patchCatalog', catalog: 'tag', payload: { action: 'delete', id: 3 } },
+      { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
+    ]);
+  });
+
+  it('refetches the users list for a new or deleted user, and business hours on a tenant change', () => {
+    expect(planCacheUpdates({ name: 'user:update', payload: { action: 'create', user: { id: 8, name: 'Bia' } } })).toEqual([
+      { kind: 'patchUser', userId: 8, patch: { id: 8, name: 'Bia' } },
+      { kind: 'invalidate', tags: [{ type: 'TenantUser' }] },
+    ]);
+    expect(planCacheUpdates({ name: 'user:delete', payload: { action: 'delete', id: 8 } })).toEqual([
+      { kind: 'invalidate', tags: [{ type: 'TenantUser' }, { type: 'Team' }] },
+    ]);
+    expect(planCacheUpdates({ name: 'tenant:update', payload: { tenantId: 2, businessHours: [] } })).toEqual([
+      { kind: 'invalidate', tags: [{ type: 'SystemColors' }, { type: 'Settings' }, { type: 'BusinessHours' }] },
+    ]);
+  });
 });

@@ -3,12 +3,36 @@ import type { TAG_TYPES } from '../../api/base.api';
 
 /**
  * What a domain event changes in the client's caches, decided without touching the store so the
- * mapping is tested on its own. Only the user and settings events exist on the server so far;
- * other names are ignored until their screens exist.
+ * mapping is tested on its own. Names without a screen yet are ignored.
  */
 export type CacheUpdate =
   | { kind: 'patchUser'; userId: number; patch: Record<string, unknown> }
-  | { kind: 'invalidate'; tags: { type: (typeof TAG_TYPES)[number]; id?: number | string }[] };
+  | { kind: 'invalidate'; tags: { type: (typeof TAG_TYPES)[number]; id?: number | string }[] }
+  /** A CRM catalog event applied to its cached list (api/catalog-realtime.ts). */
+  | { kind: 'patchCatalog'; catalog: CatalogName; payload: unknown };
+
+/** The CRM catalogs whose `<x>:update` / `<x>:delete` events patch a cached list. */
+export const CATALOG_EVENTS = {
+  [SOCKET_EVENTS.queueUpdate]: 'queue',
+  [SOCKET_EVENTS.queueDelete]: 'queue',
+  [SOCKET_EVENTS.tagUpdate]: 'tag',
+  [SOCKET_EVENTS.tagDelete]: 'tag',
+  [SOCKET_EVENTS.teamUpdate]: 'team',
+  [SOCKET_EVENTS.teamDelete]: 'team',
+  [SOCKET_EVENTS.kanbanUpdate]: 'kanban',
+  [SOCKET_EVENTS.kanbanDelete]: 'kanban',
+  [SOCKET_EVENTS.laneUpdate]: 'lane',
+  [SOCKET_EVENTS.laneDelete]: 'lane',
+  [SOCKET_EVENTS.demandUpdate]: 'demand',
+  [SOCKET_EVENTS.demandDelete]: 'demand',
+  [SOCKET_EVENTS.fastReplyUpdate]: 'fastReply',
+  [SOCKET_EVENTS.fastReplyDelete]: 'fastReply',
+} as const;
+
+export type CatalogName = (typeof CATALOG_EVENTS)[keyof typeof CATALOG_EVENTS];
+
+const catalogOf = (name: string): CatalogName | null =>
+  Object.prototype.hasOwnProperty.call(CATALOG_EVENTS, name) ? CATALOG_EVENTS[name as keyof typeof CATALOG_EVENTS] : null;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,6 +44,13 @@ function userIdOf(payload: Record<string, unknown>): number | null {
 
 export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payload'>): CacheUpdate[] {
   const payload = isRecord(event.payload) ? event.payload : {};
+  const catalog = catalogOf(event.name);
+  if (catalog) {
+    const updates: CacheUpdate[] = [{ kind: 'patchCatalog', catalog, payload: event.payload }];
+    // A renamed or removed tag changes the chips of the tags board.
+    if (catalog === 'tag') updates.push({ kind: 'invalidate', tags: [{ type: 'TagBoard' }] });
+    return updates;
+  }
   switch (event.name) {
     case SOCKET_EVENTS.userStatus: {
       const userId = userIdOf(payload);
@@ -32,12 +63,19 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
       const userId = userIdOf(source);
       if (userId === null) return [{ kind: 'invalidate', tags: [{ type: 'User' }] }];
       const { userId: _ignored, ...patch } = source;
-      return [{ kind: 'patchUser', userId, patch: { ...patch, id: userId } }];
+      const updates: CacheUpdate[] = [{ kind: 'patchUser', userId, patch: { ...patch, id: userId } }];
+      // A new user belongs on some page of the users list (and among the team pickers).
+      if (payload.action === 'create') updates.push({ kind: 'invalidate', tags: [{ type: 'TenantUser' }] });
+      return updates;
     }
+    case SOCKET_EVENTS.userDelete:
+      return [{ kind: 'invalidate', tags: [{ type: 'TenantUser' }, { type: 'Team' }] }];
     case SOCKET_EVENTS.settingsUpdate:
       return [{ kind: 'invalidate', tags: [{ type: 'Settings' }] }];
     case SOCKET_EVENTS.tenantUpdate:
-      return [{ kind: 'invalidate', tags: [{ type: 'SystemColors' }, { type: 'Settings' }] }];
+      return [{ kind: 'invalidate', tags: [{ type: 'SystemColors' }, { type: 'Settings' }, { type: 'BusinessHours' }] }];
+    case SOCKET_EVENTS.contactUpdate:
+      return [{ kind: 'invalidate', tags: [{ type: 'TagBoard' }] }];
     default:
       return [];
   }

@@ -1,8 +1,9 @@
 import { io } from 'socket.io-client';
 import { isErrorCode } from '@shared/errors';
 import { baseApi, TAG_TYPES } from '../../api/base.api';
+import { patchCatalogCache } from '../../api/catalog-realtime';
 import { syncApi } from '../../api/sync.api';
-import { usersApi, type UserProfile } from '../../api/users.api';
+import { patchUserInLists, usersApi, type UserProfile } from '../../api/users.api';
 import { applyAttendanceEvent } from '../../features/attendance/attendance-realtime';
 import { translate } from '../../i18n/i18n-instance';
 import { currentSocketUrl } from '../config/app-config';
@@ -33,11 +34,16 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
           store.dispatch(baseApi.util.invalidateTags(update.tags));
           continue;
         }
+        if (update.kind === 'patchCatalog') {
+          patchCatalogCache(store.dispatch, update.catalog, update.payload);
+          continue;
+        }
         store.dispatch(
           usersApi.util.updateQueryData('getUser', update.userId, (draft) => {
             Object.assign(draft, update.patch as Partial<UserProfile>);
           }),
         );
+        patchUserInLists(store.dispatch, store.getState(), update.userId, update.patch);
         const session = store.getState().session;
         if (update.userId === session.userId) {
           const { profile, name } = update.patch as Partial<UserProfile>;

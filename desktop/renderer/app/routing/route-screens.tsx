@@ -1,5 +1,16 @@
 import type { ReactElement } from 'react';
 import { AttendancePage } from '../../features/attendance/attendance-page';
+import { BusinessHoursPage } from '../../features/business-hours/business-hours-page';
+import { DemandsPage } from '../../features/demands/demands-page';
+import { KanbansPage } from '../../features/kanban/kanbans-page';
+import { LanesPage } from '../../features/kanban/lanes-page';
+import { TagsBoardPage } from '../../features/kanban/tags-board-page';
+import { QueuesPage } from '../../features/queues/queues-page';
+import { QuickMessagesPage } from '../../features/quick-messages/quick-messages-page';
+import { GeneralSettingsPage } from '../../features/settings/general-settings-page';
+import { TagsPage } from '../../features/tags/tags-page';
+import { TeamsPage } from '../../features/teams/teams-page';
+import { UsersPage } from '../../features/users/users-page';
 
 /**
  * The built screen of each route id of the route table. A route missing here still renders the
@@ -9,4 +20,16 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   atendimento: () => <AttendancePage />,
   'atendimento/chats': () => <AttendancePage />,
   'atendimento/chat': () => <AttendancePage />,
+  filas: () => <QueuesPage />,
+  etiquetas: () => <TagsPage />,
+  equipes: () => <TeamsPage />,
+  'kanban/kanbans': () => <KanbansPage />,
+  'kanban/tags': () => <TagsBoardPage />,
+  lanes: () => <LanesPage inSettings={false} />,
+  'configuracoes/lanes': () => <LanesPage inSettings />,
+  'configuracoes/motivos': () => <DemandsPage />,
+  'configuracoes/geral': () => <GeneralSettingsPage />,
+  mensagensRapidas: () => <QuickMessagesPage />,
+  horarioAtendimento: () => <BusinessHoursPage />,
+  usuarios: () => <UsersPage />,
 };

@@ -1,0 +1,132 @@
+import { Callout, Card, FormGroup, H5, HTMLSelect, NonIdealState, Spinner, Switch, Button } from '@blueprintjs/core';
+import { AUTO_CLOSE_VALUES } from '@shared/schemas/settings';
+import type { SettingKey } from '@shared/settings';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useListSettingsQuery, useUpdateSettingMutation } from '../../api/settings.api';
+import { showToast } from '../../app/feedback/toaster';
+import { useWriteAccess } from '../../app/crud/write-access';
+import { EXCLUSIVE_TICKET_VIEW_SETTINGS, VISIBILITY_KEYS, conflictOfChange, isEnabled, settingValues } from './settings-conflict';
+import { SettingsTabs } from './settings-tabs';
+import '../../app/crud/crud.css';
+
+/**
+ * /configuracoes/geral: the tenant's ticket-visibility rules (spec section 6), the forced
+ * signature and automatic closing (spec section 9). Each change is saved at once; administrators
+ * only (others read).
+ */
+export function GeneralSettingsPage() {
+  const { t } = useTranslation();
+  const { canAdmin } = useWriteAccess();
+  const query = useListSettingsQuery();
+  const [updateSetting] = useUpdateSettingMutation();
+  const [saving, setSaving] = useState<SettingKey | null>(null);
+  const [blocked, setBlocked] = useState<{ key: SettingKey; keys: SettingKey[] } | null>(null);
+  const values = settingValues(query.data);
+
+  const save = async (key: SettingKey, value: string) => {
+    const conflict = conflictOfChange(values, key, value);
+    if (conflict) {
+      setBlocked({ key, keys: conflict });
+      return;
+    }
+    setBlocked(null);
+    setSaving(key);
+    const result = await updateSetting({ key, value });
+    setSaving(null);
+    if (!('error' in result)) showToast(t('settings.saved'), 'success');
+  };
+
+  if (query.isLoading) {
+    return (
+      <div className="page crud-page">
+        <SettingsTabs />
+        <NonIdealState icon={<Spinner size={40} />} title={t('common.loading')} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div className="page crud-page">
+        <SettingsTabs />
+        <NonIdealState
+          icon="warning-sign"
+          title={t('crud.loadFailed')}
+          action={<Button icon="refresh" text={t('common.retry')} onClick={() => void query.refetch()} />}
+        />
+      </div>
+    );
+  }
+
+  const toggle = (key: SettingKey) => (
+    <div className="settings-switch" key={key} data-testid={`setting-${key}`}>
+      <Switch
+        size="large"
+        checked={isEnabled(values[key])}
+        disabled={!canAdmin || saving === key}
+        label={t(`settings.keys.${key}.label`)}
+        onChange={(event) => void save(key, event.currentTarget.checked ? 'enabled' : 'disabled')}
+      />
+      <p className="settings-help">{t(`settings.keys.${key}.help`)}</p>
+      {blocked?.key === key ? (
+        <Callout intent="warning" icon="warning-sign" role="alert" className="settings-conflict" data-testid="settings-conflict">
+          {t('settings.conflict', {
+            names: blocked.keys.map((name) => `"${t(`settings.keys.${name}.label`)}"`).join(', '),
+          })}
+        </Callout>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <div className="page crud-page" data-testid="page-configuracoes-geral">
+      <SettingsTabs />
+      <header className="crud-page-header">
+        <div>
+          <h3 className="bp6-heading crud-page-title">{t('routes.configuracoes/geral')}</h3>
+          <p className="crud-page-description">{t('settings.description')}</p>
+        </div>
+      </header>
+      {!canAdmin ? (
+        <Callout icon="lock" className="crud-page-notice" data-testid="read-only-notice">
+          {t('settings.adminOnly')}
+        </Callout>
+      ) : null}
+      <Card className="settings-card">
+        <H5>{t('settings.visibilityTitle')}</H5>
+        <Callout icon="info-sign" className="settings-rule" data-testid="settings-rule">
+          {t('settings.rule', {
+            names: EXCLUSIVE_TICKET_VIEW_SETTINGS.map((name) => `"${t(`settings.keys.${name}.label`)}"`).join(', '),
+          })}
+        </Callout>
+        {VISIBILITY_KEYS.map(toggle)}
+      </Card>
+      <Card className="settings-card">
+        <H5>{t('settings.messagesTitle')}</H5>
+        {toggle('forceSignature')}
+      </Card>
+      <Card className="settings-card">
+        <H5>{t('settings.autoCloseTitle')}</H5>
+        <FormGroup
+          label={t('settings.keys.autoCloseTicketsMinutes.label')}
+          labelFor="setting-auto-close"
+          helperText={t('settings.keys.autoCloseTicketsMinutes.help')}
+        >
+          <HTMLSelect
+            id="setting-auto-close"
+            value={values.autoCloseTicketsMinutes}
+            disabled={!canAdmin || saving === 'autoCloseTicketsMinutes'}
+            onChange={(event) => void save('autoCloseTicketsMinutes', event.currentTarget.value)}
+            data-testid="setting-autoCloseTicketsMinutes"
+          >
+            {AUTO_CLOSE_VALUES.map((minutes) => (
+              <option key={minutes} value={minutes}>
+                {t(`settings.autoClose.${minutes}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+      </Card>
+    </div>
+  );
+}
