@@ -48,6 +48,19 @@ test.describe('agent console (signed in as admin)', () => {
   });
 
   test('inbound live in pending, start, reply, delivered ack, draft after reload', async ({ page, baseURL }) => {
+    // The browser Notification API, granted and recorded (headless Chromium shows nothing).
+    await page.addInitScript(() => {
+      const shown: { title: string; body?: string }[] = [];
+      (window as unknown as { __notifications: typeof shown }).__notifications = shown;
+      class RecordedNotification {
+        static permission = 'granted';
+        static requestPermission = async () => 'granted';
+        constructor(title: string, options?: { body?: string }) {
+          shown.push({ title, body: options?.body });
+        }
+      }
+      (window as unknown as { Notification: unknown }).Notification = RecordedNotification;
+    });
     await page.goto('/#/atendimento');
     await expect(page.getByTestId('attendance-page')).toBeVisible();
     await expect(page.getByTestId('chat-empty')).toBeVisible();
@@ -103,7 +116,56 @@ test.describe('agent console (signed in as admin)', () => {
     const status = await deliverWebhook(webhookUrl, statusPayload(fake.phoneNumberId, [{ id: sent.messageId, status: 'delivered', recipient: from }]), appSecret);
     expect(status.status).toBe(200);
     await expect(reply.getByTestId('message-ack')).toHaveAttribute('data-ack', 'delivered', { timeout: 15_000 });
+
+    // A send the provider refuses (4xx) fails at once: 'Mensagem não entregue', then a retry goes out.
+    fake.failNext({ status: 400, error: { message: 'Invalid parameter', code: 100 } }, { path: '/messages' });
+    await page.getByTestId('composer-input').fill('Esta vai falhar na primeira vez');
+    await page.getByTestId('composer-input').press('Enter');
+    const failing = page.getByTestId('message').filter({ hasText: 'Esta vai falhar' });
+    await expect(failing.getByTestId('message-failed')).toContainText('Mensagem não entregue', { timeout: 20_000 });
+    await expect(failing.getByTestId('message-ack')).toHaveAttribute('data-ack', 'failed');
+    await failing.getByTestId('message-retry').click();
+    await expect(failing.getByTestId('message-ack')).toHaveAttribute('data-ack', 'sent', { timeout: 20_000 });
+    await expect(failing.getByTestId('message-failed')).toHaveCount(0);
+
+    // An image through the file picker: sent as multipart `medias`, shown inline from the private media route.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAH0lEQVR4nGP4z8DwHwdm+I8DMIwqGFUwqmBUwXBRAACKd/8BjSVJqQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await page.getByTestId('composer-file-input').setInputFiles({ name: 'comprovante.png', mimeType: 'image/png', buffer: png });
+    await expect(page.getByTestId('composer-files')).toContainText('comprovante.png');
+    await page.getByTestId('composer-send').click();
+    await expect(page.getByTestId('message-image').last()).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => fake.sentMessages().some((m) => m?.type === 'image'), { timeout: 20_000 }).toBe(true);
+
+    // The customer writes again: live in the open thread, and a notification.
+    await deliverWebhook(
+      webhookUrl,
+      inboundPayload(fake.phoneNumberId, [{ from, name: 'Cliente Console E2E', message: { type: 'text', text: { body: 'Ainda está aí?' } } }]),
+      appSecret,
+    );
+    await expect(page.getByTestId('message').filter({ hasText: 'Ainda está aí?' })).toBeVisible({ timeout: 15_000 });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __notifications: { body?: string }[] }).__notifications.map((n) => n.body)))
+      .toContain('Ainda está aí?');
     await page.screenshot({ path: `${ARTIFACTS}/console-chat.png` });
+
+    // Transfer to a queue: pending in that queue; the same transfer again is refused with the server's text.
+    await api(page, 'POST', '/queue', { name: `Financeiro E2E ${randomBytes(2).toString('hex')}` });
+    const queues: { id: number; name: string }[] = await api(page, 'GET', '/queue');
+    const target = queues.find((q) => q.name.startsWith('Financeiro E2E'))!;
+    await page.getByTestId('ticket-transfer').click();
+    await page.getByTestId('transfer-queue').selectOption(String(target.id));
+    await page.getByTestId('transfer-submit').click();
+    await expect(page.getByTestId('transfer-dialog')).toHaveCount(0);
+    await expect(page.getByTestId('chat-status')).toHaveText('Pendente');
+    await page.getByTestId('ticket-transfer').click();
+    await page.getByTestId('transfer-queue').selectOption(String(target.id));
+    await page.getByTestId('transfer-submit').click();
+    await expect(page.getByTestId('transfer-error')).toHaveText('Ticket já pertence a esta fila e usuário.');
+    await page.screenshot({ path: `${ARTIFACTS}/console-transfer-refused.png` });
+    await page.keyboard.press('Escape');
 
     // A draft survives switching away and a reload.
     await page.getByTestId('composer-input').fill('Rascunho que não pode se perder');
@@ -125,14 +187,18 @@ test.describe('agent console (signed in as admin)', () => {
       message: { type: 'text', text: { body: `Mensagem ${i}` } },
     }));
     expect((await deliverWebhook(webhookUrl, inboundPayload(fake.phoneNumberId, many), appSecret)).status).toBe(200);
-    await page.getByTestId('tab-active').click();
-    await expect(page.getByTestId('attendance-list-count')).toHaveText(/^61 atendimentos/, { timeout: 20_000 });
+    await page.goto('/#/atendimento');
+    await page.getByTestId('tab-pending').click();
+    await expect(page.getByTestId('attendance-list-count')).toHaveText(/^6\d atendimentos/, { timeout: 20_000 });
     const list = page.getByTestId('ticket-list');
     expect(Number(await list.getAttribute('data-rendered'))).toBeLessThan(25);
     expect(await page.getByTestId('ticket-row').count()).toBeLessThan(25);
-    await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    // The first page held 40; reaching the end loads the rest (keyset cursor).
-    await expect(page.getByTestId('ticket-row').filter({ hasText: 'Cliente Console E2E' })).toBeVisible({ timeout: 10_000 });
+    // A fresh first page holds 40; reaching the end loads the rest by keyset cursor (the oldest comes last).
+    const oldest = page.getByTestId('ticket-row').filter({ hasText: 'Cliente Lote 00' });
+    await expect(async () => {
+      await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await expect(oldest).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
     expect(await page.getByTestId('ticket-row').count()).toBeLessThan(25);
     await page.screenshot({ path: `${ARTIFACTS}/console-list-many.png` });
   });

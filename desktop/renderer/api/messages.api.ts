@@ -25,6 +25,7 @@ export interface Message {
   flags?: { undelivered?: boolean; retryPending?: boolean };
   timestamp: number | null;
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface MessagePage {

@@ -46,7 +46,8 @@ export interface TicketListArgs {
 
 export type TicketTransition =
   | { status: 'open' | 'pending' | 'closed'; sendFarewellMessage?: boolean; requestRating?: boolean }
-  | { isTransference: true; queueId: number; userId?: number | null };
+  | { isTransference: true; queueId: number; userId?: number | null }
+  | { unreadMessages: 0 };
 
 export const filterKey = (filter: TicketListFilter) =>
   JSON.stringify([[...filter.status].sort(), filter.searchParam.trim(), [...filter.queuesIds].sort((a, b) => a - b)]);

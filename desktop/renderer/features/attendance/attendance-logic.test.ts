@@ -218,4 +218,12 @@ describe('acks and thread', () => {
     upsertMessage(list, message(6));
     expect(list.map((m) => m.id)).toEqual([6, 5, 4, 3]);
   });
+
+  it('keeps the newer state when a stale copy arrives late (send answer after the socket update)', () => {
+    const list = [message(7, { status: 'failed', updatedAt: '2026-11-21T10:00:05Z' })];
+    upsertMessage(list, message(7, { status: 'pending', updatedAt: '2026-11-21T10:00:00Z' }));
+    expect(list[0].status).toBe('failed');
+    upsertMessage(list, message(7, { status: 'pending', updatedAt: '2026-11-21T10:00:09Z' }));
+    expect(list[0].status).toBe('pending');
+  });
 });

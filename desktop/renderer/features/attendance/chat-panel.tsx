@@ -1,8 +1,8 @@
 import { NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { useState, type DragEvent } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/error-mapper';
-import { useGetTicketQuery } from '../../api/tickets.api';
+import { useGetTicketQuery, useUpdateTicketMutation } from '../../api/tickets.api';
 import { Composer, useTicketSender } from './composer';
 import { MessageThread } from './message-thread';
 import { TicketActions } from './ticket-actions';
@@ -13,6 +13,12 @@ export function ChatPanel({ ticketId }: { ticketId: number }) {
   const sender = useTicketSender(ticketId);
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
+  const [updateTicket] = useUpdateTicketMutation();
+  const unread = ticket?.unreadMessages ?? 0;
+  useEffect(() => {
+    // The agent is reading this thread: what arrives while it is on screen is read.
+    if (unread > 0 && document.visibilityState === 'visible') void updateTicket({ id: ticketId, body: { unreadMessages: 0 } });
+  }, [unread, ticketId, updateTicket]);
 
   if (isLoading) return <Spinner className="chat-spinner" />;
   if (error || !ticket)

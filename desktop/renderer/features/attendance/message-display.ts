@@ -63,6 +63,9 @@ export function upsertMessage(messages: Message[], message: Message): Message[] 
     (m) => m.id === message.id || (message.clientId !== null && m.clientId !== null && m.clientId === message.clientId),
   );
   if (index >= 0) {
+    // A send's answer can arrive after the socket already told a later state (failed, sent): keep the newer.
+    const known = messages[index];
+    if (known.updatedAt && message.updatedAt && Date.parse(known.updatedAt) > Date.parse(message.updatedAt)) return messages;
     messages[index] = message;
     return messages;
   }

@@ -57,7 +57,8 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
 
 function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
-  const { data: queues } = useGetAttendanceQueuesQuery();
+  // Queues change elsewhere (CRM screens) without a socket patch here: read them fresh.
+  const { data: queues } = useGetAttendanceQueuesQuery(undefined, { refetchOnMountOrArgChange: true });
   const [queueId, setQueueId] = useState<number | null>(ticket.queueId ?? queues?.[0]?.id ?? null);
   const [update, { isLoading }] = useUpdateTicketMutation();
   const [error, setError] = useState<string | null>(null);

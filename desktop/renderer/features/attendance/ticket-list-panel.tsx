@@ -1,6 +1,7 @@
 import { Button, Checkbox, InputGroup, Popover, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStore } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { TICKET_LIST_LOAD_MORE_MS } from '@shared/limits';
 import {
@@ -13,6 +14,8 @@ import {
 } from '../../api/tickets.api';
 import { useGetUserQuery, useUpdateUserConfigsMutation } from '../../api/users.api';
 import { useAppDispatch, useAppSelector } from '../../app/store-hooks';
+import type { RootState } from '../../app/store';
+import { refreshUnreadAttention } from './attention';
 import { createLoadMoreGate } from './list-window';
 import { formatDay, formatTime } from './message-display';
 import { VirtualList } from './virtual-list';
@@ -81,6 +84,11 @@ export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
     [tab, searchParam, effectiveQueues],
   );
   const { data, isFetching, isLoading } = useGetTicketsQuery({ filter, cursor: null });
+
+  const store = useStore<RootState>();
+  useEffect(() => {
+    if (data) refreshUnreadAttention(store.getState());
+  }, [data, store]);
 
   const gate = useRef(createLoadMoreGate(TICKET_LIST_LOAD_MORE_MS));
   useEffect(() => {
