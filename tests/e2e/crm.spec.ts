@@ -292,3 +292,20 @@ test('an agent reads the CRM lists without write buttons', async ({ page }) => {
   await expect(page.getByTestId('read-only-notice')).toContainText('Somente administradores');
   await expect(page.getByTestId('setting-nullticket').locator('input[type=checkbox]')).toBeDisabled();
 });
+
+test.describe('CRM screens in English', () => {
+  test.use({ storageState: storageStatePath('admin') });
+
+  test('the screens follow the language choice (en-us)', async ({ page }) => {
+    await page.goto('/#/configuracoes/geral');
+    await page.getByTestId('language-select').selectOption('en-us');
+    await expect(page.getByRole('heading', { name: 'Ticket visibility' })).toBeVisible();
+    await expect(page.getByTestId('setting-nullticket')).toContainText('Show tickets without queue and user');
+    await page.goto('/#/kanban/kanbans');
+    await expect(page.getByTestId('kanban-tab-tags')).toHaveText('Tags board');
+    await page.goto('/#/horario-atendimento');
+    await expect(page.getByTestId('day-1')).toContainText('Monday');
+    await settled(page);
+    await page.screenshot({ path: `${ARTIFACTS}/crm-business-hours-en.png` });
+  });
+});
