@@ -41,8 +41,12 @@ const CONTACT_COLUMN_BY_KIND: Partial<Record<IdentityKind, string>> = {
 
 /** Largest batch of one tenant's messages (or statuses) written in one transaction. */
 export const INBOUND_BATCH_MAX = 100;
-/** Batches of one tenant in flight at once: one writes while the next one commits. */
-const BATCHES_IN_FLIGHT = 2;
+/**
+ * Batches of one tenant in flight at once. One: a second batch running beside the first could
+ * commit a contact's later message (or a message's later status) before the earlier one, and
+ * the queue behind a running batch is what makes the next batch big under load.
+ */
+const BATCHES_IN_FLIGHT = 1;
 /** Tries of a batch that lost a deadlock or serialization race (the database undid it whole). */
 const BATCH_TRIES = 3;
 /** Concurrent media downloads per process; more wait their turn. */
@@ -106,7 +110,8 @@ const isRetryable = (err: unknown): boolean => {
  * it until COMMIT (a WAL flush, milliseconds), so one message per transaction caps a tenant at a
  * few hundred messages per second whatever the hardware. Messages (and statuses) of one tenant
  * that arrive while a batch is being written queue up and go together in the next transaction
- * (group commit): one at a time when quiet, up to INBOUND_BATCH_MAX under load. A batch that
+ * (group commit): one at a time when quiet, up to INBOUND_BATCH_MAX under load, one batch of a
+ * tenant at a time in this process, so arrival order is commit order. A batch that
  * fails for another reason than a lost race is split, so one bad message cannot take others
  * with it.
  *
