@@ -31,7 +31,7 @@ test.describe('shell (signed in as admin)', () => {
 
   test('an unknown path shows not-found and its back button returns', async ({ page }) => {
     await page.goto('/#/contatos');
-    await expect(page.getByTestId('under-construction')).toBeVisible();
+    await expect(page.getByTestId('page-contatos')).toBeVisible();
     await page.goto('/#/esta-pagina-nao-existe');
     await expect(page.getByTestId('not-found')).toContainText('Página não encontrada');
     await page.screenshot({ path: `${ARTIFACTS}/not-found.png` });

@@ -21,6 +21,8 @@ export const TAG_TYPES = [
   'TenantUser',
   'Channel',
   'TagBoard',
+  'Contact',
+  'ContactImport',
 ] as const;
 
 export const baseApi = createApi({

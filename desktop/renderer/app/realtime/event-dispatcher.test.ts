@@ -28,6 +28,18 @@ describe('planCacheUpdates', () => {
     ]);
   });
 
+  it('hands contact events to the contacts cache and import progress to the import dialog', () => {
+    const contact = { action: 'update', contact: { id: 1, name: 'Maria' } };
+    expect(planCacheUpdates({ name: 'contact:update', payload: contact })).toEqual([
+      { kind: 'contactEvent', payload: contact },
+      { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
+    ]);
+    const progress = { id: 'abc', status: 'processing', percent: 40 };
+    expect(planCacheUpdates({ name: 'contactImport:progress', payload: progress })).toEqual([
+      { kind: 'contactImportProgress', payload: progress },
+    ]);
+  });
+
   it('ignores events without a screen yet', () => {
     expect(planCacheUpdates({ name: 'ticket:create', payload: { id: 1 } })).toEqual([]);
   });
@@ -42,12 +54,6 @@ describe('planCacheUpdates', () => {
     ]);
     expect(planCacheUpdates({ name: 'fastReply:delete', payload: { action: 'delete', id: 9 } })).toEqual([
       { kind: 'patchCatalog', catalog: 'fastReply', payload: { action: 'delete', id: 9 } },
-    ]);
-  });
-
-  it('refreshes the tags board when a contact changes', () => {
-    expect(planCacheUpdates({ name: 'contact:update', payload: { action: 'update', contact: { id: 1 } } })).toEqual([
-      { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
     ]);
   });
 

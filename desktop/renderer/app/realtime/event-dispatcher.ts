@@ -9,7 +9,11 @@ export type CacheUpdate =
   | { kind: 'patchUser'; userId: number; patch: Record<string, unknown> }
   | { kind: 'invalidate'; tags: { type: (typeof TAG_TYPES)[number]; id?: number | string }[] }
   /** A CRM catalog event applied to its cached list (api/catalog-realtime.ts). */
-  | { kind: 'patchCatalog'; catalog: CatalogName; payload: unknown };
+  | { kind: 'patchCatalog'; catalog: CatalogName; payload: unknown }
+  /** `contact:update`: patch or refetch the cached contact pages (api/contacts-realtime.ts). */
+  | { kind: 'contactEvent'; payload: unknown }
+  /** `contactImport:progress`: to the import dialog watching it (api/contacts-realtime.ts). */
+  | { kind: 'contactImportProgress'; payload: unknown };
 
 /** The CRM catalogs whose `<x>:update` / `<x>:delete` events patch a cached list. */
 export const CATALOG_EVENTS = {
@@ -75,7 +79,12 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
     case SOCKET_EVENTS.tenantUpdate:
       return [{ kind: 'invalidate', tags: [{ type: 'SystemColors' }, { type: 'Settings' }, { type: 'BusinessHours' }] }];
     case SOCKET_EVENTS.contactUpdate:
-      return [{ kind: 'invalidate', tags: [{ type: 'TagBoard' }] }];
+      return [
+        { kind: 'contactEvent', payload: event.payload },
+        { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
+      ];
+    case SOCKET_EVENTS.contactImportProgress:
+      return [{ kind: 'contactImportProgress', payload: event.payload }];
     default:
       return [];
   }

@@ -2,6 +2,7 @@ import { io } from 'socket.io-client';
 import { isErrorCode } from '@shared/errors';
 import { baseApi, TAG_TYPES } from '../../api/base.api';
 import { patchCatalogCache } from '../../api/catalog-realtime';
+import { applyContactEvent, applyContactImportProgress } from '../../api/contacts-realtime';
 import { syncApi } from '../../api/sync.api';
 import { patchUserInLists, usersApi, type UserProfile } from '../../api/users.api';
 import { applyAttendanceEvent } from '../../features/attendance/attendance-realtime';
@@ -36,6 +37,14 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
         }
         if (update.kind === 'patchCatalog') {
           patchCatalogCache(store.dispatch, update.catalog, update.payload);
+          continue;
+        }
+        if (update.kind === 'contactEvent') {
+          applyContactEvent(store.dispatch, store.getState, update.payload);
+          continue;
+        }
+        if (update.kind === 'contactImportProgress') {
+          applyContactImportProgress(store.dispatch, update.payload);
           continue;
         }
         store.dispatch(

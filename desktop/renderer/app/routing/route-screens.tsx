@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { AttendancePage } from '../../features/attendance/attendance-page';
 import { BusinessHoursPage } from '../../features/business-hours/business-hours-page';
+import { ContactsRoute } from '../../features/contacts/contacts-route';
 import { DemandsPage } from '../../features/demands/demands-page';
 import { KanbansPage } from '../../features/kanban/kanbans-page';
 import { LanesPage } from '../../features/kanban/lanes-page';
@@ -21,6 +22,8 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   'atendimento/chats': () => <AttendancePage />,
   'atendimento/chat': () => <AttendancePage />,
   filas: () => <QueuesPage />,
+  contatos: () => <ContactsRoute key="contatos" routeId="contatos" mode="manage" />,
+  'atendimento/contatos': () => <ContactsRoute key="atendimento/contatos" routeId="atendimento/contatos" mode="chat" />,
   etiquetas: () => <TagsPage />,
   equipes: () => <TeamsPage />,
   'kanban/kanbans': () => <KanbansPage />,
