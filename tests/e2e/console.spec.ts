@@ -180,6 +180,20 @@ test.describe('agent console (signed in as admin)', () => {
     await page.getByTestId('composer-send').click();
     await expect(page.getByTestId('composer-error')).toHaveText('Nenhuma mensagem rápida encontrada para /naoexiste.');
 
+    // Slash quick replies: several matches offer a chooser, one match sends at once (variables filled by the server).
+    await api(page, 'POST', '/fastreply', { key: 'saudacao-manha', message: 'Bom dia, {{name}}!' });
+    await api(page, 'POST', '/fastreply', { key: 'saudacao-tarde', message: 'Boa tarde, {{name}}!' });
+    await page.getByTestId('composer-input').fill('/saud');
+    await page.getByTestId('composer-send').click();
+    const chooser = page.getByTestId('quick-reply-chooser');
+    await expect(chooser.getByRole('menuitem')).toHaveCount(2);
+    await chooser.getByText('/saudacao-tarde').click();
+    await expect(page.getByTestId('message').filter({ hasText: 'Boa tarde, Cliente Console E2E!' })).toBeVisible();
+    await page.getByTestId('composer-input').fill('/saudacao-manha');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect(page.getByTestId('message').filter({ hasText: 'Bom dia, Cliente Console E2E!' })).toBeVisible();
+    await expect(page.getByTestId('composer-input')).toHaveValue('');
+
     // 60 more customers write at once: the list stays windowed and loads the rest at its end.
     const many = Array.from({ length: 60 }, (_, i) => ({
       from: `55219${String(10_000_000 + i).padStart(8, '0')}`,

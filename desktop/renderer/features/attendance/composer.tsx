@@ -112,7 +112,7 @@ export function Composer({
     setBusy(true);
     try {
       if (text.trim().startsWith('/') && !/\s/.test(text.trim())) {
-        const result = await loadQuickReplies(undefined, true);
+        const result = await loadQuickReplies(undefined, false);
         if (result.error) {
           setError(describeError(result.error, t));
           return;
