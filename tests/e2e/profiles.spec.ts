@@ -36,8 +36,14 @@ for (const [profile, expected] of Object.entries(EXPECTED) as [SeededProfile, (t
     await expect.poll(() => hashPath(page)).toBe(expected.landing);
     for (const item of expected.has) await expect(page.getByTestId(`menu-${item}`)).toBeVisible();
     for (const item of expected.lacks) await expect(page.getByTestId(`menu-${item}`)).toHaveCount(0);
-    // The page is the route's own "not available yet" statement, never a fake screen.
-    await expect(page.getByTestId('under-construction')).toContainText('Em construção: esta tela ainda não está disponível.');
+    if (expected.landing === '/atendimento') {
+      // The agent console (tests/e2e/console.spec.ts covers it): the ticket list beside the empty chat.
+      await expect(page.getByTestId('attendance-page')).toBeVisible();
+      await expect(page.getByTestId('chat-empty')).toBeVisible();
+    } else {
+      // The page is the route's own "not available yet" statement, never a fake screen.
+      await expect(page.getByTestId('under-construction')).toContainText('Em construção: esta tela ainda não está disponível.');
+    }
     // Stored exactly as spec section 3 lists.
     const stored = await page.evaluate(() => ({ ...localStorage }));
     expect(Object.keys(stored)).toEqual(
