@@ -215,5 +215,24 @@ test.describe('agent console (signed in as admin)', () => {
     }).toPass({ timeout: 15_000 });
     expect(await page.getByTestId('ticket-row').count()).toBeLessThan(25);
     await page.screenshot({ path: `${ARTIFACTS}/console-list-many.png` });
+
+    // A long thread: the newest 30 first, older ones when scrolled to the top (keyset `before`).
+    const chatty = `55319${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const burst = Array.from({ length: 35 }, (_, i) => ({
+      from: chatty,
+      name: 'Cliente Falante',
+      timestamp: Math.floor(Date.now() / 1000) - 35 + i,
+      message: { type: 'text', text: { body: `Linha ${String(i + 1).padStart(2, '0')}` } },
+    }));
+    expect((await deliverWebhook(webhookUrl, inboundPayload(fake.phoneNumberId, burst), appSecret)).status).toBe(200);
+    await page.getByTestId('ticket-search').fill('Cliente Falante');
+    await page.getByTestId('ticket-row').filter({ hasText: 'Cliente Falante' }).click();
+    await expect(page.getByTestId('message').filter({ hasText: 'Linha 35' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('message')).toHaveCount(30);
+    await expect(async () => {
+      await page.getByTestId('message-thread').evaluate((el) => el.scrollTo(0, 0));
+      await expect(page.getByTestId('message').filter({ hasText: 'Linha 01' })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByTestId('message')).toHaveCount(35);
   });
 });
