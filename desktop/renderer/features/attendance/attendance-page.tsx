@@ -1,7 +1,8 @@
 import { NonIdealState } from '@blueprintjs/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { DesktopApi } from '@shared/desktop-api';
 import { requestNotificationPermission } from './attention';
 import { ChatPanel } from './chat-panel';
 import { TicketListPanel } from './ticket-list-panel';
@@ -11,6 +12,7 @@ import './attendance.css';
 export function AttendancePage() {
   const { t } = useTranslation();
   const params = useParams();
+  const navigate = useNavigate();
   const ticketId = params.ticketId && /^\d+$/.test(params.ticketId) ? Number(params.ticketId) : null;
 
   useEffect(() => {
@@ -18,6 +20,12 @@ export function AttendancePage() {
     window.addEventListener('pointerdown', ask, { once: true });
     return () => window.removeEventListener('pointerdown', ask);
   }, []);
+
+  useEffect(() => {
+    // A click on the desktop's native notification opens its ticket.
+    const bridge = (window as unknown as { desktop?: Pick<DesktopApi, 'onNotificationClick'> }).desktop;
+    return bridge?.onNotificationClick?.(({ ticketId: clicked }) => navigate(`/atendimento/${clicked}`));
+  }, [navigate]);
 
   return (
     <div className="attendance-page" data-testid="attendance-page">
