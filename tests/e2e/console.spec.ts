@@ -139,6 +139,21 @@ test.describe('agent console (signed in as admin)', () => {
     await expect(page.getByTestId('message-image').last()).toBeVisible({ timeout: 15_000 });
     await expect.poll(() => fake.sentMessages().some((m) => m?.type === 'image'), { timeout: 20_000 }).toBe(true);
 
+    // Files dropped on the chat and pasted into the composer join the attachments.
+    await page.evaluate(() => {
+      const dropped = new DataTransfer();
+      dropped.items.add(new File(['%PDF-1.4'], 'contrato.pdf', { type: 'application/pdf' }));
+      document.querySelector('[data-testid="chat-panel"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dropped, bubbles: true, cancelable: true }));
+      const pasted = new DataTransfer();
+      pasted.items.add(new File(['x'], 'print.png', { type: 'image/png' }));
+      document.querySelector('[data-testid="composer-input"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: pasted, bubbles: true, cancelable: true }));
+    });
+    await expect(page.getByTestId('composer-files')).toContainText('contrato.pdf');
+    await expect(page.getByTestId('composer-files')).toContainText('print.png');
+    await page.getByTestId('composer-files').getByRole('button').first().click();
+    await page.getByTestId('composer-files').getByRole('button').first().click();
+    await expect(page.getByTestId('composer-files')).toHaveCount(0);
+
     // The customer writes again: live in the open thread, and a notification.
     await deliverWebhook(
       webhookUrl,

@@ -32,7 +32,7 @@ export function ChatPanel({ ticketId }: { ticketId: number }) {
     e.preventDefault();
     setDragging(false);
     const dropped = Array.from(e.dataTransfer.files ?? []);
-    if (dropped.length) setFiles([...files, ...dropped]);
+    if (dropped.length) setFiles((current) => [...current, ...dropped]);
   };
   const name = ticket.contact?.name ?? ticket.name ?? '';
   return (

@@ -1,5 +1,5 @@
 import { Button, Callout, Menu, MenuItem, Tag, TextArea } from '@blueprintjs/core';
-import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isSendableQuickMessage, resolveQuickMessageCommand } from '@shared/quick-message-command';
 import { messagesApi, useLazyGetAttendanceQuickRepliesQuery, useSendMessageMutation, type QuickReply } from '../../api/messages.api';
@@ -66,7 +66,7 @@ export function Composer({
   ticketId: number;
   disabled: boolean;
   files: File[];
-  setFiles: (files: File[]) => void;
+  setFiles: Dispatch<SetStateAction<File[]>>;
   sender: ReturnType<typeof useTicketSender>;
 }) {
   const { t } = useTranslation();
@@ -148,7 +148,7 @@ export function Composer({
     const pasted = Array.from(e.clipboardData.files ?? []);
     if (pasted.length) {
       e.preventDefault();
-      setFiles([...files, ...pasted]);
+      setFiles((current) => [...current, ...pasted]);
     }
   };
 
@@ -174,7 +174,7 @@ export function Composer({
       {files.length > 0 && (
         <div className="composer-files" data-testid="composer-files">
           {files.map((f, i) => (
-            <Tag key={`${f.name}-${i}`} onRemove={() => setFiles(files.filter((_, j) => j !== i))} icon="paperclip">
+            <Tag key={`${f.name}-${i}`} onRemove={() => setFiles((current) => current.filter((_, j) => j !== i))} icon="paperclip">
               {f.name}
             </Tag>
           ))}
@@ -196,7 +196,8 @@ export function Composer({
           hidden
           data-testid="composer-file-input"
           onChange={(e) => {
-            setFiles([...files, ...Array.from(e.target.files ?? [])]);
+            const picked = Array.from(e.target.files ?? []);
+            setFiles((current) => [...current, ...picked]);
             e.target.value = '';
           }}
         />
