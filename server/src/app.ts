@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import Koa from 'koa';
 import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
@@ -23,7 +21,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         return deps.config.corsOrigins.includes(origin) ? origin : '';
       },
       credentials: true,
-      exposeHeaders: ['X-Request-Id', 'Retry-After'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
     }),
   );
   app.use(async (ctx, next) => {
@@ -46,9 +44,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     app.use(router.allowedMethods());
   }
   // The web app (same React bundle as the desktop console), served at `/` when built.
-  const webDist = deps.config.webDist;
-  if (existsSync(path.join(webDist, 'index.html'))) {
-    app.use(serve(webDist, { index: 'index.html', maxage: 0, gzip: true }));
-  }
+  // Mounted even when not built yet: a build finishing after start is served without a restart.
+  app.use(serve(deps.config.webDist, { index: 'index.html', maxage: 0, gzip: true }));
   return app;
 }
