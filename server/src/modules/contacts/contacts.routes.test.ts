@@ -306,6 +306,22 @@ describe('PUT /contacts/:contactId', () => {
     });
   });
 
+  it('refuses clearing the number of a contact reachable nowhere else, and keeps it', async () => {
+    const { a } = await twoTenants();
+    const c = await createContact(server, a.users.admin.token, { name: 'Ana', number: '11987654321' });
+    const res = await server.request('PUT', `/contacts/${c.id}`, { token: a.users.admin.token, body: { number: null } });
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toEqual([{ path: 'number', message: 'Número é obrigatório' }]);
+    const after = await server.request<ContactDto>('GET', `/contacts/${c.id}`, { token: a.users.admin.token });
+    expect(after.body.number).toBe('5511987654321');
+    const withTelegram = await server.request<ContactDto>('PUT', `/contacts/${c.id}`, {
+      token: a.users.admin.token,
+      body: { number: null, telegramId: '424242' },
+    });
+    expect(withTelegram.status).toBe(200);
+    expect(withTelegram.body.number).toBeNull();
+  });
+
   it('answers 409 when the new number belongs to another contact', async () => {
     const { a } = await twoTenants();
     await createContact(server, a.users.admin.token, { name: 'Ana', number: '11987654321' });

@@ -134,6 +134,16 @@ export class ContactsService {
         } catch (err) {
           throw duplicateNumberError(err);
         }
+        // As on create: the contact must stay reachable (a number or an id on another channel).
+        const [reach]: { reachable: boolean }[] = await tx.query(
+          `SELECT (number IS NOT NULL OR "messengerId" IS NOT NULL OR "instagramId" IS NOT NULL
+                   OR "hubWhatsappId" IS NOT NULL OR "telegramId" IS NOT NULL) AS reachable
+             FROM contacts WHERE id = $1`,
+          [contact.id],
+        );
+        if (!reach?.reachable) {
+          throw new AppError('ERR_VALIDATION', { fields: [{ path: 'number', message: 'Número é obrigatório' }] });
+        }
       }
       if (input.tags !== undefined) await replaceTags(tx, auth.tenantId, contact.id, input.tags);
       if (input.wallets !== undefined) await replaceWallets(tx, auth.tenantId, contact.id, input.wallets);
