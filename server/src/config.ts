@@ -35,6 +35,9 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().default('out/web'),
   SYNC_MAX_EVENTS: z.coerce.number().int().positive().default(1000),
   WABA_GRAPH_BASE_URL: z.string().url().default('https://graph.facebook.com'),
+  TELEGRAM_API_BASE_URL: z.string().url().default('https://api.telegram.org'),
+  /** Deadline of each Telegram Bot API call. */
+  TELEGRAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 });
 
 export interface Config {
@@ -66,6 +69,8 @@ export interface Config {
   syncMaxEvents: number;
   /** WhatsApp Cloud API (Graph API) origin; tests point it at a local fake. */
   wabaGraphBaseUrl: string;
+  telegramApiBaseUrl: string;
+  telegramTimeoutMs: number;
 }
 
 interface StoredSecrets {
@@ -127,5 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST),
     syncMaxEvents: e.SYNC_MAX_EVENTS,
     wabaGraphBaseUrl: e.WABA_GRAPH_BASE_URL.replace(/\/+$/, ''),
+    telegramApiBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/+$/, ''),
+    telegramTimeoutMs: e.TELEGRAM_TIMEOUT_MS,
   };
 }

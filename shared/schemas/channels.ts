@@ -71,6 +71,10 @@ export const wabaFields = {
 
 export const WABA_FIELD_NAMES = Object.keys(wabaFields) as (keyof typeof wabaFields)[];
 
+/** The bot token of a `telegram` channel (from @BotFather: `<digits>:<35 characters>`). */
+export const TELEGRAM_TOKEN_REQUIRED_MESSAGE = 'É necessário informar o token para o Telegram.';
+const tokenTelegram = z.string({ error: TELEGRAM_TOKEN_REQUIRED_MESSAGE }).trim().max(256, { error: 'no máximo 256 caracteres' });
+
 /** How a channel behaves, whatever its provider. */
 const behaviourFields = {
   queueId: optionalId,
@@ -106,6 +110,8 @@ export const CreateChannelSchema = z
     wabaManagerToken: wabaFields.wabaManagerToken.optional(),
     wabaAppSecret: wabaFields.wabaAppSecret.optional(),
     wabaVerifyToken: wabaFields.wabaVerifyToken.optional(),
+    /** Required for `telegram` (checked by the server: 'É necessário informar o token para o Telegram.'). */
+    tokenTelegram: tokenTelegram.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.type !== 'waba') return;
@@ -128,6 +134,7 @@ export const UpdateChannelSchema = z
     wabaManagerToken: keepWhenEmpty(wabaFields.wabaManagerToken),
     wabaAppSecret: keepWhenEmpty(wabaFields.wabaAppSecret),
     wabaVerifyToken: keepWhenEmpty(wabaFields.wabaVerifyToken),
+    tokenTelegram: keepWhenEmpty(tokenTelegram),
   })
   .refine(atLeastOneField, { error: AT_LEAST_ONE_FIELD_MESSAGE });
 
@@ -148,6 +155,8 @@ export interface ChannelDto {
   /** Why the session is in that state (e.g. the provider refused the credentials). */
   statusReason: string | null;
   qrcode: string | null;
+  /** Whether a Telegram bot token is stored (telegram channels; absent on older servers). */
+  hasTelegramToken?: boolean;
   retries: number;
   number: string | null;
   isDefault: boolean;

@@ -105,26 +105,26 @@ describe('ChannelRegistry', () => {
     const record: ChannelRecord = {
       id: 987654,
       tenantId: 1,
-      type: 'telegram',
+      type: 'instagram',
       name: 'T',
       status: 'DISCONNECTED',
       number: null,
       providerConfig: {},
       secrets: {},
     };
-    expect(registry().supports('telegram')).toBe(false);
+    expect(registry().supports('instagram')).toBe(false);
     const err = await appError(() => registry().adapterFor(record));
     expect(err.code).toBe('ERR_CHANNEL_TYPE_UNSUPPORTED');
-    expect(err.message).toContain('telegram');
-    const stub = { type: 'telegram' } as ChannelAdapter;
-    registry().register('telegram', () => stub);
+    expect(err.message).toContain('instagram');
+    const stub = { type: 'instagram' } as ChannelAdapter;
+    registry().register('instagram', () => stub);
     try {
-      expect(registry().supports('telegram')).toBe(true);
+      expect(registry().supports('instagram')).toBe(true);
       expect(registry().adapterFor(record)).toBe(stub);
     } finally {
-      registry().unregister('telegram');
+      registry().unregister('instagram');
     }
-    expect(registry().supports('telegram')).toBe(false);
+    expect(registry().supports('instagram')).toBe(false);
   });
 
   it('loads channels within the tenant only, the default, and a ready adapter only when CONNECTED', async () => {

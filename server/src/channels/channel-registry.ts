@@ -12,6 +12,7 @@ import { toChannelRecord, type ChannelRow } from './channel-row';
 import { registerDefaultInboundHooks } from './inbound/default-hooks';
 import { InboundPipeline } from './inbound/inbound-pipeline';
 import { canTransition, statesLeadingTo } from './session-state';
+import { TelegramAdapter } from './telegram/telegram-adapter';
 import { WabaAdapter } from './waba/waba-adapter';
 
 type Queryable = Pick<EntityManager, 'query'>;
@@ -27,6 +28,12 @@ export const SESSION_AUDIENCE: EventAudience = { scope: 'profiles', profiles: ['
 export function defaultAdapterFactories(deps: Pick<AppDeps, 'config'>): AdapterFactories {
   return {
     waba: (ctx) => new WabaAdapter(ctx, { baseUrl: deps.config.wabaGraphBaseUrl }),
+    telegram: (ctx) =>
+      new TelegramAdapter(ctx, {
+        baseUrl: deps.config.telegramApiBaseUrl,
+        publicUrl: deps.config.publicUrl,
+        timeoutMs: deps.config.telegramTimeoutMs,
+      }),
   };
 }
 

@@ -20,6 +20,7 @@ export function presentChannel(row: ChannelRow, publicUrl: string): ChannelDto {
     status: row.status,
     statusReason: row.statusReason ?? null,
     qrcode: row.qrcode,
+    hasTelegramToken: stored(secrets.tokenTelegram),
     retries: row.retries,
     number: row.number,
     isDefault: row.isDefault,

@@ -111,11 +111,11 @@ describe('POST /whatsapp', () => {
     const a = await bed.server.createTenantWithUsers();
     const unsupported = await req('POST', '/whatsapp', {
       token: a.users.admin.token,
-      body: { type: 'telegram', name: 'Telegram' },
+      body: { type: 'instagram', name: 'Instagram' },
     });
     expect(unsupported.status).toBe(400);
     expect(unsupported.body.error).toBe('ERR_CHANNEL_TYPE_UNSUPPORTED');
-    expect(unsupported.body.message).toContain('telegram');
+    expect(unsupported.body.message).toContain('instagram');
     const unknown = await req('POST', '/whatsapp', { token: a.users.admin.token, body: { type: 'fax', name: 'Fax' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields[0].path).toBe('type');

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
 import {
+  TELEGRAM_TOKEN_REQUIRED_MESSAGE,
   WABA_FIELD_NAMES,
   type ChannelDto,
   type ChannelEventPayload,
@@ -10,6 +11,7 @@ import {
 } from '@shared/schemas/channels';
 import { ChannelSendError } from '../../channels/channel-adapter';
 import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
+import { newTelegramWebhookSecret } from '../../channels/telegram/telegram-adapter';
 import { hasTemplates } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
@@ -66,6 +68,17 @@ export class ChannelsService {
         fields: [{ path: 'type', message: 'tipo de conexão ainda não suportado' }],
       });
     }
+    if (input.type === 'telegram' && !input.tokenTelegram) {
+      throw new AppError('ERR_VALIDATION', {
+        message: TELEGRAM_TOKEN_REQUIRED_MESSAGE,
+        fields: [{ path: 'tokenTelegram', message: TELEGRAM_TOKEN_REQUIRED_MESSAGE }],
+      });
+    }
+    if (input.type !== 'telegram' && input.tokenTelegram !== undefined) {
+      throw new AppError('ERR_VALIDATION', {
+        fields: [{ path: 'tokenTelegram', message: `não se aplica a conexões ${input.type}` }],
+      });
+    }
     const row = await this.deps.events.transaction(async (tx, emit) => {
       await lockTenant(tx, auth.tenantId);
       const [usage] = (await tx.query(
@@ -80,7 +93,13 @@ export class ChannelsService {
       const isDefault = input.isDefault ?? !usage.hasDefault;
       if (isDefault) await clearDefault(tx, auth.tenantId);
       const config = input.type === 'waba' ? pick(input, WABA_CONFIG_KEYS) : {};
-      const secrets = input.type === 'waba' ? pick(input, WABA_SECRET_KEYS) : {};
+      const secrets: Record<string, unknown> =
+        input.type === 'waba'
+          ? pick(input, WABA_SECRET_KEYS)
+          : input.type === 'telegram'
+            ? // The webhook secret is ours: Telegram echoes it in X-Telegram-Bot-Api-Secret-Token.
+              { tokenTelegram: input.tokenTelegram, telegramWebhookSecret: newTelegramWebhookSecret() }
+            : {};
       const columns = BEHAVIOUR_COLUMNS.filter((c) => input[c] !== undefined);
       const params: unknown[] = [
         auth.tenantId,
@@ -119,6 +138,11 @@ export class ChannelsService {
           fields: providerFields.map((k) => ({ path: k, message: `não se aplica a conexões ${current.type}` })),
         });
       }
+      if (current.type !== 'telegram' && input.tokenTelegram !== undefined) {
+        throw new AppError('ERR_VALIDATION', {
+          fields: [{ path: 'tokenTelegram', message: `não se aplica a conexões ${current.type}` }],
+        });
+      }
       await assertReferences(tx, auth.tenantId, input);
       const sets: string[] = [];
       const params: unknown[] = [current.id, auth.tenantId];
@@ -129,7 +153,8 @@ export class ChannelsService {
       if (input.name !== undefined) set('name', input.name);
       for (const c of BEHAVIOUR_COLUMNS) if (input[c] !== undefined) set(c, input[c]);
       const config = pick(input, WABA_CONFIG_KEYS);
-      const secrets = pick(input, WABA_SECRET_KEYS);
+      const secrets: Record<string, unknown> = pick(input, WABA_SECRET_KEYS);
+      if (input.tokenTelegram) secrets.tokenTelegram = input.tokenTelegram;
       reconnect =
         Object.entries(config).some(([k, v]) => current.providerConfig?.[k] !== v) ||
         Object.entries(secrets).some(([k, v]) => current.secrets?.[k] !== v);

@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
+import { TelegramAdapter } from '../../channels/telegram/telegram-adapter';
+import { isValidTelegramSecret, parseTelegramUpdate, type TelegramUpdate } from '../../channels/telegram/telegram-webhook';
 import { WabaAdapter, wabaSettingsOf } from '../../channels/waba/waba-adapter';
 import { isValidSignature, parseWabaWebhook, sameSecret, type WabaWebhookPayload } from '../../channels/waba/waba-webhook';
 import { AppError } from '../../core/app-error';
@@ -15,6 +17,11 @@ import { intParam } from '../../http/validate';
  *   POST /webhooks/waba/:channelId   X-Hub-Signature-256 over the raw body with the channel's app
  *                                    secret (401 and nothing stored without it), then messages
  *                                    and statuses go to the inbound pipeline; 200 once stored
+ *   POST /webhooks/telegram/:channelId X-Telegram-Bot-Api-Secret-Token must equal the channel's
+ *                                    random webhook secret (given to setWebhook on connect), else
+ *                                    401 and nothing stored; then update.message goes to the
+ *                                    inbound pipeline; 200 once stored (Telegram redelivers on
+ *                                    errors; the pipeline deduplicates by chat id:message id)
  */
 export function webhooksRoutes(deps: AppDeps): Router {
   const router = new Router();
@@ -79,6 +86,32 @@ export function webhooksRoutes(deps: AppDeps): Router {
       stored: results.filter((r) => r.outcome === 'stored').length,
       duplicates: results.filter((r) => r.outcome === 'duplicate').length,
       statuses: changed.filter(Boolean).length,
+    };
+  });
+
+  router.post('/webhooks/telegram/:channelId', async (ctx: AppContext) => {
+    const channel = await deps.channels.webhookRow(intParam(ctx, 'channelId'), 'telegram');
+    if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+    const expected = typeof channel.secrets?.telegramWebhookSecret === 'string' ? channel.secrets.telegramWebhookSecret : '';
+    if (!isValidTelegramSecret(ctx.get('x-telegram-bot-api-secret-token') || undefined, expected)) {
+      deps.logger.warn(
+        { channelId: channel.id, requestId: ctx.state.requestId },
+        'telegram webhook with a missing or wrong secret token refused',
+      );
+      throw new AppError('ERR_WEBHOOK_SIGNATURE');
+    }
+    const record = toChannelRecord(channel);
+    const message = parseTelegramUpdate((ctx.request as unknown as { body?: TelegramUpdate }).body ?? {}, record, (fileId) => {
+      const adapter = deps.channels.adapterFor(record);
+      if (!(adapter instanceof TelegramAdapter)) throw new Error('the telegram adapter cannot download files');
+      return adapter.downloadFile(fileId);
+    });
+    // Stored before answering, as for waba: a failure is a 500 and Telegram delivers again.
+    const results = message ? await deps.channels.inbound.receive([message]) : [];
+    ctx.body = {
+      stored: results.filter((r) => r.outcome === 'stored').length,
+      duplicates: results.filter((r) => r.outcome === 'duplicate').length,
+      skipped: message ? 0 : 1,
     };
   });
 
