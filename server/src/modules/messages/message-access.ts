@@ -2,9 +2,10 @@ import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
+import { SettingsService } from '../settings/settings.service';
 import { TicketViewerLoader } from '../tickets/ticket-viewer';
-import type { TicketViewer } from '../tickets/ticket-visibility.policy';
-import { loadTicket, type MessageTicket } from './message-ticket';
+import { buildViewer, type TicketViewer } from '../tickets/ticket-visibility.policy';
+import { loadTicket, loadTicketWithCaller, type MessageTicket } from './message-ticket';
 import { authorizeTicket } from './messages.policy';
 import type { MessageRow } from './messages.presenter';
 import { selectMessage } from './messages.query';
@@ -17,27 +18,38 @@ export const messageNotFound = () => new AppError('ERR_NOT_FOUND', { message: 'M
  */
 export class MessageAccess {
   private readonly viewers: TicketViewerLoader;
+  private readonly settings: SettingsService;
 
   constructor(private readonly deps: Pick<AppDeps, 'dataSource' | 'events' | 'clock'>) {
     this.viewers = new TicketViewerLoader(deps);
+    this.settings = new SettingsService(deps);
   }
 
   viewer(auth: AuthContext): Promise<TicketViewer> {
     return this.viewers.load(auth);
   }
 
-  /** `db` may be a transaction only together with `viewer` (the viewer is read outside it). */
+  /**
+   * With a transaction as `db`, pass `viewer` too: a settings cache miss reads outside the
+   * transaction, which on the embedded database (one connection) would wait for it forever.
+   */
   async ticket(
     auth: AuthContext,
     ticketId: number,
-    opts: { viewer?: TicketViewer; db?: Queryable; lock?: boolean } = {},
+    opts: { viewer?: TicketViewer; db?: Queryable } = {},
   ): Promise<{ ticket: MessageTicket; viewer: TicketViewer }> {
-    // Two independent reads: in parallel, one round trip less on every message route.
-    const [viewer, row] = await Promise.all([
-      opts.viewer ?? this.viewer(auth),
-      loadTicket(opts.db ?? this.deps.dataSource, ticketId, { lock: opts.lock }),
+    if (opts.viewer) {
+      const row = await loadTicket(opts.db ?? this.deps.dataSource, ticketId);
+      return { ticket: authorizeTicket(auth, opts.viewer, row), viewer: opts.viewer };
+    }
+    // The usual path: ticket and caller in one statement, the tenant's settings from the cache.
+    const [loaded, settings] = await Promise.all([
+      loadTicketWithCaller(opts.db ?? this.deps.dataSource, ticketId, auth),
+      this.settings.valuesOfTenant(auth.tenantId),
     ]);
-    return { ticket: authorizeTicket(auth, viewer, row), viewer };
+    // A user deleted since the token was issued sees nothing beyond their own tickets (as TicketViewerLoader).
+    const viewer = buildViewer(auth, loaded.caller ?? { profile: 'user', email: auth.email, queues: [] }, settings);
+    return { ticket: authorizeTicket(auth, viewer, loaded.ticket), viewer };
   }
 
   /** A message of the caller's tenant on a ticket they may see; another tenant's is not found. */

@@ -1,3 +1,4 @@
+import type { Profile } from '@shared/profiles';
 import type { EventAudience } from '../../db/entities';
 import type { Queryable } from '../../core/tenant-catalog';
 
@@ -33,6 +34,38 @@ export async function loadTicket(db: Queryable, ticketId: number, opts: { lock?:
     [ticketId],
   );
   return rows[0] ? { ...rows[0], walletUserIds: rows[0].walletUserIds.map(Number) } : null;
+}
+
+/** The caller's user row as ticket visibility reads it (buildViewer). */
+export interface CallerRow {
+  profile: Profile;
+  email: string;
+  queues: unknown;
+}
+
+/**
+ * The ticket and the caller's user row in one statement: every message route starts with both,
+ * and one round trip instead of two is most of a thread page's cost besides the page itself.
+ */
+export async function loadTicketWithCaller(
+  db: Queryable,
+  ticketId: number,
+  caller: { userId: number; tenantId: number },
+): Promise<{ ticket: MessageTicket | null; caller: CallerRow | null }> {
+  const rows: (MessageTicket & { callerProfile: Profile | null; callerEmail: string | null; callerQueues: unknown })[] =
+    await db.query(
+      `SELECT ${TICKET_COLUMNS}, u.profile AS "callerProfile", u.email AS "callerEmail", u.queues AS "callerQueues"
+       FROM tickets t LEFT JOIN users u ON u.id = $2 AND u."tenantId" = $3
+      WHERE t.id = $1`,
+      [ticketId, caller.userId, caller.tenantId],
+    );
+  const row = rows[0];
+  if (!row) return { ticket: null, caller: null };
+  const { callerProfile, callerEmail, callerQueues, ...ticket } = row;
+  return {
+    ticket: { ...ticket, walletUserIds: ticket.walletUserIds.map(Number) },
+    caller: callerProfile ? { profile: callerProfile, email: callerEmail ?? '', queues: callerQueues } : null,
+  };
 }
 
 /** Message events go to whoever may see the ticket (realtime/audience.ts decides with these facts). */
