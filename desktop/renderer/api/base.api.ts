@@ -23,6 +23,8 @@ export const TAG_TYPES = [
   'TagBoard',
   'Contact',
   'ContactImport',
+  'Ticket',
+  'Message',
 ] as const;
 
 export const baseApi = createApi({

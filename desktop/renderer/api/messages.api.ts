@@ -62,6 +62,7 @@ export const messagesApi = baseApi.injectEndpoints({
       },
       forceRefetch: ({ currentArg, previousArg }) => currentArg?.before !== previousArg?.before,
       keepUnusedDataFor: 120,
+      providesTags: ['Message'],
     }),
     sendMessage: build.mutation<SendResult, { ticketId: number; body: string; clientId: string; files?: File[] }>({
       query: ({ ticketId, body, clientId, files }) => {

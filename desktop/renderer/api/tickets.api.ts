@@ -76,9 +76,12 @@ export const ticketsApi = baseApi.injectEndpoints({
         if (incoming.count !== null) current.count = incoming.count;
       },
       forceRefetch: ({ currentArg, previousArg }) => currentArg?.cursor !== previousArg?.cursor,
+      // Socket events patch it in place; the tag is for a /sync replay that asks for a reload.
+      providesTags: ['Ticket'],
     }),
     getTicket: build.query<Ticket, number>({
       query: (id) => `/tickets/${id}`,
+      providesTags: (_result, _error, id) => [{ type: 'Ticket', id }],
     }),
     updateTicket: build.mutation<Ticket, { id: number; body: TicketTransition }>({
       query: ({ id, body }) => ({ url: `/tickets/${id}`, method: 'PUT', body }),
