@@ -71,7 +71,7 @@ describe('TelegramAdapter', () => {
     expect(fake.calls('setWebhook').at(-1)?.json).toMatchObject({
       url: 'https://atende.example.com/webhooks/telegram/42',
       secret_token: 'segredo-123',
-      allowed_updates: ['message', 'edited_message'],
+      allowed_updates: ['message'],
     });
     const bad = adapter({ token: '1:bad' });
     await bad.a.connect();

@@ -113,6 +113,28 @@ describe('telegram channels (POST /whatsapp)', () => {
     const [row] = await server.deps.dataSource.query(`SELECT status, "statusReason" FROM channels WHERE id = $1`, [res.body.id]);
     expect(row).toMatchObject({ status: 'DISCONNECTED', statusReason: 'Telegram: Unauthorized' });
   });
+  it('PUT with a new token checks the bot again; an empty token keeps the stored one', async () => {
+    const t = await server.createTenantWithUsers();
+    const channel = await createTelegramChannel(t.users.admin.token);
+    const keep = await server.request('PUT', `/whatsapp/${channel.id}`, {
+      token: t.users.admin.token,
+      body: { name: 'Bot renomeado', tokenTelegram: '' },
+    });
+    expect(keep.status, JSON.stringify(keep.body)).toBe(200);
+    await server.deps.channels.idle();
+    let [row] = await server.deps.dataSource.query(`SELECT status, secrets FROM channels WHERE id = $1`, [channel.id]);
+    expect(row.status).toBe('CONNECTED');
+    expect(row.secrets).toMatchObject({ tokenTelegram: fake.token, telegramWebhookSecret: channel.secret });
+    const rotated = await server.request('PUT', `/whatsapp/${channel.id}`, {
+      token: t.users.admin.token,
+      body: { tokenTelegram: '999:revoked' },
+    });
+    expect(rotated.status).toBe(200);
+    expect(JSON.stringify(rotated.body)).not.toContain('999:revoked');
+    await server.deps.channels.idle();
+    [row] = await server.deps.dataSource.query(`SELECT status, "statusReason" FROM channels WHERE id = $1`, [channel.id]);
+    expect(row).toMatchObject({ status: 'DISCONNECTED', statusReason: 'Telegram: Unauthorized' });
+  });
 });
 
 describe('POST /webhooks/telegram/:channelId', () => {
