@@ -133,12 +133,17 @@ export class TelegramAdapter implements ChannelAdapter {
     }
   }
 
-  /** Removes the webhook (best effort) so Telegram stops posting to a channel no longer used. */
+  /** Ends the session: the webhook is removed (best effort) so Telegram stops posting. */
   async disconnect(): Promise<void> {
+    await this.removeWebhook();
+    this.state = await this.ctx.setStatus('DISCONNECTED', { reason: null });
+  }
+
+  /** deleteWebhook, best effort (also when the channel is deleted); never throws. */
+  async removeWebhook(): Promise<void> {
     await this.api.call('deleteWebhook', {}).catch((err) => {
       this.logger.warn({ channelId: this.ctx.record.id, reason: (err as Error).message }, 'telegram deleteWebhook failed');
     });
-    this.state = await this.ctx.setStatus('DISCONNECTED', { reason: null });
   }
 
   sendText(target: OutboundTarget, text: string, opts?: SendOptions): Promise<SendResult> {

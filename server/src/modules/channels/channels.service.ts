@@ -11,7 +11,7 @@ import {
 } from '@shared/schemas/channels';
 import { ChannelSendError } from '../../channels/channel-adapter';
 import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
-import { newTelegramWebhookSecret } from '../../channels/telegram/telegram-adapter';
+import { TelegramAdapter, newTelegramWebhookSecret } from '../../channels/telegram/telegram-adapter';
 import { hasTemplates } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
@@ -184,7 +184,7 @@ export class ChannelsService {
 
   /** Tickets and messages keep their history: their channel reference becomes empty. */
   async remove(auth: AuthContext, id: number): Promise<void> {
-    await this.deps.events.transaction(async (tx, emit) => {
+    const removed = await this.deps.events.transaction(async (tx, emit) => {
       await lockTenant(tx, auth.tenantId);
       const current = channelPolicy.authorizeRow(auth, 'delete', await findChannel(tx, id, true));
       try {
@@ -202,8 +202,18 @@ export class ChannelsService {
       }
       const payload: ChannelEventPayload = { action: 'delete', id: current.id };
       await emit(auth.tenantId, SOCKET_EVENTS.whatsappDelete, payload);
+      return current;
     });
-    // Nothing to log out on Meta's side for waba; other providers' adapters end their socket here.
+    // Nothing to log out on Meta's side for waba. A telegram bot's webhook is removed (best
+    // effort, not awaited) so Telegram stops posting to a channel that no longer exists.
+    if (removed.type === 'telegram') {
+      try {
+        const adapter = this.deps.channels.adapterFor(toChannelRecord(removed));
+        if (adapter instanceof TelegramAdapter) void adapter.removeWebhook();
+      } catch (err) {
+        this.deps.logger.warn({ err, channelId: id }, 'telegram webhook not removed');
+      }
+    }
     this.deps.channels.forget(id);
   }
 

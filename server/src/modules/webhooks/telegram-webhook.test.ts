@@ -8,7 +8,7 @@ import {
   telegramUpdate,
 } from '../../../../tests/fakes/telegram-bot-api.fake';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
-import { frozenClock, multipart, runSweep, waitForMessage } from '../messages/messages.test-support';
+import { frozenClock, multipart, runSweep, waitFor, waitForMessage } from '../messages/messages.test-support';
 
 /** The Telegram channel through the real app against a fake Bot API. */
 
@@ -134,6 +134,15 @@ describe('telegram channels (POST /whatsapp)', () => {
     await server.deps.channels.idle();
     [row] = await server.deps.dataSource.query(`SELECT status, "statusReason" FROM channels WHERE id = $1`, [channel.id]);
     expect(row).toMatchObject({ status: 'DISCONNECTED', statusReason: 'Telegram: Unauthorized' });
+  });
+  it('DELETE /whatsapp/{id} removes the bot webhook (deleteWebhook)', async () => {
+    const t = await server.createTenantWithUsers();
+    const channel = await createTelegramChannel(t.users.admin.token);
+    const before = fake.calls('deleteWebhook').length;
+    const res = await server.request('DELETE', `/whatsapp/${channel.id}`, { token: t.users.admin.token });
+    expect(res.status).toBe(204);
+    await waitFor(() => fake.calls('deleteWebhook').length > before, 'deleteWebhook at the Bot API');
+    expect((await deliverTelegramUpdate(url(channel.id), telegramUpdate({ chatId: 1 }), channel.secret)).status).toBe(404);
   });
 });
 
