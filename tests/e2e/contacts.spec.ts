@@ -62,6 +62,8 @@ test.describe('contacts (signed in as admin)', () => {
     await form.getByTestId('contact-field-cpfCnpj').fill('529.982.247-25');
     await form.getByTestId('form-save').click();
     await expect(toast(page).filter({ hasText: 'Contato salvo.' })).toBeVisible();
+    // Other specs fill the shared e2e tenant with contacts: find this one by the search.
+    await page.getByTestId('contacts-search').fill('Maria Souza');
     const row = rowOf(page, 'Maria Souza E2E');
     await expect(row).toBeVisible();
     await expect(row.getByTestId('contact-number')).toHaveText('+55 (11) 98765-4321');
@@ -104,6 +106,7 @@ test.describe('contacts (signed in as admin)', () => {
     await toggle(row.getByTestId('block-contact-switch'));
     expect((await blocked).ok()).toBe(true);
     await page.reload();
+    await page.getByTestId('contacts-search').fill('Maria Souza');
     await expect(rowOf(page, 'Maria Souza E2E').getByTestId('block-contact-switch')).toBeChecked();
     const stored = (await api(page, 'GET', '/contacts?searchParam=Maria%20Souza%20E2E')).contacts[0];
     expect(stored).toMatchObject({
@@ -121,11 +124,13 @@ test.describe('contacts (signed in as admin)', () => {
     await api(page, 'POST', '/contacts', { name: 'João Pereira', number: '+44 7911 123456', email: 'joao@exemplo.co.uk' });
     await api(page, 'POST', '/contacts', { name: 'Ana Lima', number: '21 99876-5432', businessName: 'Padaria Lima' });
     await page.reload();
+    await page.getByTestId('contacts-search').fill('João Pereira');
     await expect(rowOf(page, 'João Pereira').getByTestId('contact-number')).toHaveText('+44 7911 123456');
     await expect(page.locator('.loading-overlay')).toHaveCount(0);
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `${ARTIFACTS}/contacts-list.png` });
 
+    await page.getByTestId('contacts-search').fill('Maria Souza');
     await rowOf(page, 'Maria Souza E2E').getByTestId('row-delete').click();
     await expect(page.getByTestId('confirm-delete-text')).toContainText('Maria Souza E2E');
     await page.getByRole('button', { name: 'Excluir', exact: true }).click();

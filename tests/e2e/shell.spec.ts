@@ -11,7 +11,8 @@ test.describe('shell (signed in as admin)', () => {
     await expect.poll(() => hashPath(page)).toBe('/configuracoes/geral');
     await page.goto('/#/kanban');
     await expect.poll(() => hashPath(page)).toBe('/kanban/kanbans');
-    await page.goto('/#/atendimento/42?t=1700000000000');
+    // An id no spec creates (other specs create dozens of tickets in the shared e2e tenant).
+    await page.goto('/#/atendimento/987654321?t=1700000000000');
     // The chat route with its t query: an unknown ticket opens the chat with the server's error text.
     await expect(page.getByTestId('attendance-page')).toBeVisible();
     await expect(page.getByTestId('chat-error')).toContainText('Error!');
