@@ -11,6 +11,11 @@ import { moduleRouters } from './modules';
 /** Builds the Koa app from explicit dependencies (ARCHITECTURE: Server). */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  // A client that hangs up mid-download is not a server error; everything else is logged once.
+  app.on('error', (err: NodeJS.ErrnoException, ctx?: { path?: string }) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'EPIPE' || err.code === 'ECONNRESET') return;
+    deps.logger.error({ err, path: ctx?.path }, 'response error');
+  });
   app.use(requestId(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(
