@@ -38,6 +38,17 @@ const EnvSchema = z.object({
   TELEGRAM_API_BASE_URL: z.string().url().default('https://api.telegram.org'),
   /** Deadline of each Telegram Bot API call. */
   TELEGRAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** Instagram and Messenger (Graph API) origin; tests point it at a local fake. */
+  META_GRAPH_BASE_URL: z.string().url().default('https://graph.facebook.com'),
+  /** Notification hub (NotificaMe) API origin. */
+  HUB_API_BASE_URL: z.string().url().default('https://hub.notificame.com.br'),
+  /** Deadline of each call to a provider's HTTP API (Meta, hub, Evolution, Wuzapi, Meow). */
+  CHANNEL_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /**
+   * Tests only: a module whose `makeWASocket` replaces Baileys' own (an injected socket that
+   * emits Baileys' event shapes), for end-to-end tests without WhatsApp's servers.
+   */
+  BAILEYS_SOCKET_MODULE: z.string().optional(),
 });
 
 export interface Config {
@@ -71,6 +82,11 @@ export interface Config {
   wabaGraphBaseUrl: string;
   telegramApiBaseUrl: string;
   telegramTimeoutMs: number;
+  metaGraphBaseUrl: string;
+  hubApiBaseUrl: string;
+  channelHttpTimeoutMs: number;
+  /** Tests only (BAILEYS_SOCKET_MODULE): path of a module exporting a replacement `makeWASocket`. */
+  baileysSocketModule?: string;
 }
 
 interface StoredSecrets {
@@ -134,5 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wabaGraphBaseUrl: e.WABA_GRAPH_BASE_URL.replace(/\/+$/, ''),
     telegramApiBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/+$/, ''),
     telegramTimeoutMs: e.TELEGRAM_TIMEOUT_MS,
+    metaGraphBaseUrl: e.META_GRAPH_BASE_URL.replace(/\/+$/, ''),
+    hubApiBaseUrl: e.HUB_API_BASE_URL.replace(/\/+$/, ''),
+    channelHttpTimeoutMs: e.CHANNEL_HTTP_TIMEOUT_MS,
+    baileysSocketModule: e.BAILEYS_SOCKET_MODULE || undefined,
   };
 }

@@ -90,6 +90,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     http.listen(config.port, config.host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
+  // Sessions that hold a live connection (QR-code channels) come back after a restart.
+  const resumed = await channels.resumeSessions();
+  if (resumed > 0) logger.info({ resumed }, 'channel sessions resuming');
 
   let closing: Promise<void> | undefined;
   const close = () =>

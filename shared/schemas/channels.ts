@@ -75,6 +75,133 @@ export const WABA_FIELD_NAMES = Object.keys(wabaFields) as (keyof typeof wabaFie
 export const TELEGRAM_TOKEN_REQUIRED_MESSAGE = 'É necessário informar o token para o Telegram.';
 const tokenTelegram = z.string({ error: TELEGRAM_TOKEN_REQUIRED_MESSAGE }).trim().max(256, { error: 'no máximo 256 caracteres' });
 
+/** An http(s) URL of a self-hosted gateway (Evolution, Wuzapi, Meow); no trailing slash kept. */
+const gatewayUrl = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, { error: REQUIRED })
+  .max(500, { error: 'no máximo 500 caracteres' })
+  .regex(/^https?:\/\/[^\s/$.?#][^\s]*$/i, { error: 'deve ser um endereço http(s)' })
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const optionalDigits = z
+  .string({ error: 'deve conter apenas dígitos' })
+  .trim()
+  .regex(/^\d{8,15}$/, { error: 'deve ter de 8 a 15 dígitos, com o código do país' })
+  .nullable()
+  .optional();
+
+const optionalProxy = z
+  .string({ error: 'deve ser um endereço de proxy' })
+  .trim()
+  .regex(/^(https?|socks[45]?):\/\/\S+$/i, { error: 'deve ser um endereço de proxy (http://, https:// ou socks5://)' })
+  .nullable()
+  .optional();
+
+/**
+ * Provider fields of the channel types other than waba and telegram (which keep their own
+ * fields above). `config` fields are settings stored in `providerConfig` and shown back;
+ * `secrets` are write-only (an answer says which are stored, never their value). A field is
+ * required on creation for its type unless it is listed in `optional`. The same name means the
+ * same rule in every type that has it.
+ */
+export const PROVIDER_FIELDS = {
+  instagram: {
+    config: { fbPageId: graphId, instagramBusinessId: graphId },
+    secrets: { fbPageAccessToken: secret(2048), fbAppSecret: secret(256), fbVerifyToken: secret(256) },
+    optional: [],
+  },
+  messenger: {
+    config: { fbPageId: graphId },
+    secrets: { fbPageAccessToken: secret(2048), fbAppSecret: secret(256), fbVerifyToken: secret(256) },
+    optional: [],
+  },
+  hub: {
+    config: { hubChannelId: secret(200) },
+    secrets: { hubToken: secret(2048) },
+    optional: [],
+  },
+  evo: {
+    config: { evolutionUrl: gatewayUrl },
+    secrets: { evolutionApiKey: secret(2048) },
+    optional: [],
+  },
+  wuzapi: {
+    config: { wuzapiUrl: gatewayUrl },
+    secrets: { wuzapiToken: secret(2048) },
+    optional: [],
+  },
+  meow: {
+    config: { meowUrl: gatewayUrl },
+    secrets: { meowToken: secret(2048) },
+    optional: [],
+  },
+  baileys: {
+    config: { pairingNumber: optionalDigits, proxyUrl: optionalProxy },
+    secrets: {},
+    optional: ['pairingNumber', 'proxyUrl'],
+  },
+  whatsapp: {
+    config: { pairingNumber: optionalDigits, proxyUrl: optionalProxy },
+    secrets: {},
+    optional: ['pairingNumber', 'proxyUrl'],
+  },
+} as const satisfies Record<
+  string,
+  { config: Record<string, z.ZodType>; secrets: Record<string, z.ZodType>; optional: readonly string[] }
+>;
+
+export type GenericProviderType = keyof typeof PROVIDER_FIELDS;
+
+/** Every generic provider field with its rule (the union over types). */
+const providerFieldShape: Record<string, z.ZodType> = Object.assign(
+  {},
+  ...Object.values(PROVIDER_FIELDS).flatMap((p) => [p.config, p.secrets]),
+);
+
+/** Names of the config (shown) and secret (write-only) fields of a generic provider type. */
+export function providerFieldNames(type: string): { config: string[]; secrets: string[]; optional: readonly string[] } {
+  const spec = (PROVIDER_FIELDS as Record<string, (typeof PROVIDER_FIELDS)[GenericProviderType]>)[type];
+  if (!spec) return { config: [], secrets: [], optional: [] };
+  return { config: Object.keys(spec.config), secrets: Object.keys(spec.secrets), optional: spec.optional };
+}
+
+export const GENERIC_PROVIDER_FIELD_NAMES = Object.keys(providerFieldShape);
+export const SECRET_PROVIDER_FIELD_NAMES = [
+  ...new Set(Object.values(PROVIDER_FIELDS).flatMap((p) => Object.keys(p.secrets))),
+];
+
+/** Spec section 5: JSON configurations must be valid. */
+export const INVALID_JSON_MESSAGE = 'Invalid JSON format';
+
+/**
+ * Advanced provider options as JSON text (an object), e.g. extra Baileys socket or Evolution
+ * instance settings; '' or null clears them.
+ */
+const providerOptions = z
+  .string({ error: INVALID_JSON_MESSAGE })
+  .max(20_000, { error: 'no máximo 20000 caracteres' })
+  .nullable()
+  .optional()
+  .superRefine((v, ctx) => {
+    if (v === undefined || v === null || v.trim() === '') return;
+    try {
+      const parsed: unknown = JSON.parse(v);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    } catch {
+      ctx.addIssue({ code: 'custom', message: INVALID_JSON_MESSAGE });
+    }
+  });
+
+/** Spec section 5: an Evolution channel's name loses spaces and special characters. */
+export function evolutionInstanceName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_-]/g, '');
+}
+export const EVOLUTION_NAME_LOCKED_MESSAGE = 'O nome de uma conexão Evolution não pode ser alterado depois de criada.';
+
 /** How a channel behaves, whatever its provider. */
 const behaviourFields = {
   queueId: optionalId,
@@ -112,13 +239,44 @@ export const CreateChannelSchema = z
     wabaVerifyToken: wabaFields.wabaVerifyToken.optional(),
     /** Required for `telegram` (checked by the server: 'É necessário informar o token para o Telegram.'). */
     tokenTelegram: tokenTelegram.optional(),
+    /** Advanced options as JSON text ('Invalid JSON format' otherwise). */
+    options: providerOptions,
+    ...optionalShape(providerFieldShape),
   })
   .superRefine((value, ctx) => {
-    if (value.type !== 'waba') return;
-    for (const field of WABA_FIELD_NAMES) {
-      if (value[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: REQUIRED });
+    const fields = value as Record<string, unknown>;
+    if (value.type === 'waba') {
+      for (const field of WABA_FIELD_NAMES) {
+        if (value[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: REQUIRED });
+      }
+    }
+    const own = providerFieldNames(value.type);
+    const ownNames = new Set([...own.config, ...own.secrets]);
+    for (const field of ownNames) {
+      if (!own.optional.includes(field) && (fields[field] === undefined || fields[field] === null)) {
+        ctx.addIssue({ code: 'custom', path: [field], message: REQUIRED });
+      }
+    }
+    for (const field of GENERIC_PROVIDER_FIELD_NAMES) {
+      if (!ownNames.has(field) && fields[field] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `não se aplica a conexões ${value.type}` });
+      }
     }
   });
+
+function optionalShape(shape: Record<string, z.ZodType>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()]));
+}
+
+/** Update: a secret sent empty keeps the stored one; a setting is written as given. */
+function updateShape(): Record<string, z.ZodType> {
+  return Object.fromEntries(
+    Object.entries(providerFieldShape).map(([k, v]) => [
+      k,
+      SECRET_PROVIDER_FIELD_NAMES.includes(k) ? keepWhenEmpty(v as z.ZodType<string>) : v.optional(),
+    ]),
+  );
+}
 
 /**
  * PUT /whatsapp/{whatsappId} body: any subset. A secret that is absent (or empty, as a form
@@ -135,6 +293,8 @@ export const UpdateChannelSchema = z
     wabaAppSecret: keepWhenEmpty(wabaFields.wabaAppSecret),
     wabaVerifyToken: keepWhenEmpty(wabaFields.wabaVerifyToken),
     tokenTelegram: keepWhenEmpty(tokenTelegram),
+    options: providerOptions,
+    ...updateShape(),
   })
   .refine(atLeastOneField, { error: AT_LEAST_ONE_FIELD_MESSAGE });
 
@@ -174,8 +334,19 @@ export interface ChannelDto {
   hasManagerToken: boolean;
   hasAppSecret: boolean;
   hasVerifyToken: boolean;
-  /** Callback URL to configure in the Meta app (waba only). */
+  /**
+   * Callback URL to configure at the provider (waba, instagram, messenger, hub and the
+   * gateways); null where the server registers it itself (telegram) or there is none (baileys).
+   */
   webhookUrl: string | null;
+  /** Non-secret provider settings of the generic types (fbPageId, evolutionUrl, pairingNumber ...). */
+  providerSettings: Record<string, string | null>;
+  /** Names of the write-only provider secrets stored (fbPageAccessToken, evolutionApiKey ...). */
+  storedSecrets: string[];
+  /** Advanced options as JSON text, or null. */
+  options: string | null;
+  /** Pairing code while a QR-code channel waits for it to be typed on the phone. */
+  pairingCode: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -186,7 +357,10 @@ export type ChannelEventPayload = { action: 'create' | 'update'; whatsapp: Chann
 /** `whatsappSession` payload: the session part of a channel. */
 export interface ChannelSessionPayload {
   action: 'update';
-  session: Pick<ChannelDto, 'id' | 'name' | 'type' | 'status' | 'statusReason' | 'qrcode' | 'retries' | 'number' | 'updatedAt'>;
+  session: Pick<
+    ChannelDto,
+    'id' | 'name' | 'type' | 'status' | 'statusReason' | 'qrcode' | 'pairingCode' | 'retries' | 'number' | 'updatedAt'
+  >;
 }
 
 /** GET /whatsapp/{whatsappId}/templates item (WhatsApp message templates of the business account). */

@@ -10,6 +10,8 @@ export interface SessionChange {
   number?: string | null;
   /** QR code payload while in `qrcode`. */
   qrcode?: string | null;
+  /** Pairing code (login by phone number instead of QR) while in `qrcode`. */
+  pairingCode?: string | null;
 }
 
 /** What the registry gives a provider's adapter when it builds one. */

@@ -74,6 +74,10 @@ export interface ChannelAdapter {
   sendReaction(target: OutboundTarget, providerMessageId: string, emoji: string): Promise<SendResult>;
   editMessage(target: OutboundTarget, providerMessageId: string, text: string): Promise<SendResult>;
   deleteMessage(target: OutboundTarget, providerMessageId: string): Promise<void>;
+  /** The channel was deleted: end what it holds at the provider (log out, remove webhook or instance). */
+  destroy?(): Promise<void>;
+  /** The server is stopping: close live connections without ending the session (it resumes on start). */
+  shutdown?(): Promise<void>;
 }
 
 /**

@@ -12,8 +12,7 @@ import { toChannelRecord, type ChannelRow } from './channel-row';
 import { registerDefaultInboundHooks } from './inbound/default-hooks';
 import { InboundPipeline } from './inbound/inbound-pipeline';
 import { canTransition, statesLeadingTo } from './session-state';
-import { TelegramAdapter } from './telegram/telegram-adapter';
-import { WabaAdapter } from './waba/waba-adapter';
+import { providerFactories, providerOf } from './providers';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -24,17 +23,9 @@ type RegistryDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config'>
 /** Session events go to the people who manage connections, never to every agent. */
 export const SESSION_AUDIENCE: EventAudience = { scope: 'profiles', profiles: ['super', 'admin', 'superadmin'] };
 
-/** The providers that exist today. Others are refused (ERR_CHANNEL_TYPE_UNSUPPORTED) until their issue lands. */
-export function defaultAdapterFactories(deps: Pick<AppDeps, 'config'>): AdapterFactories {
-  return {
-    waba: (ctx) => new WabaAdapter(ctx, { baseUrl: deps.config.wabaGraphBaseUrl }),
-    telegram: (ctx) =>
-      new TelegramAdapter(ctx, {
-        baseUrl: deps.config.telegramApiBaseUrl,
-        publicUrl: deps.config.publicUrl,
-        timeoutMs: deps.config.telegramTimeoutMs,
-      }),
-  };
+/** The adapter factories of the providers available (providers.ts); the others are refused (ERR_CHANNEL_TYPE_UNSUPPORTED). */
+export function defaultAdapterFactories(deps: RegistryDeps): AdapterFactories {
+  return providerFactories(deps);
 }
 
 interface CachedAdapter {
@@ -192,6 +183,7 @@ export class ChannelRegistry {
         ['statusReason', change.reason],
         ['number', change.number],
         ['qrcode', next === 'qrcode' ? change.qrcode : null],
+        ['pairingCode', next === 'qrcode' ? change.pairingCode : null],
       ] as const) {
         if (value === undefined) continue;
         params.push(value);
@@ -256,9 +248,45 @@ export class ChannelRegistry {
     await this.inbound.idle();
   }
 
-  /** Waits for background work, then drops the adapters; on shutdown. */
+  /**
+   * On server start: restarts the sessions of providers that hold a live connection
+   * (`resumeOnStart`), for every channel not deliberately disconnected, in the background.
+   * Answers how many were started.
+   */
+  async resumeSessions(): Promise<number> {
+    const types = [...new Set(Object.keys(this.factories).filter((t) => providerOf(t)?.resumeOnStart))];
+    if (types.length === 0) return 0;
+    const rows: ChannelRow[] = await this.deps.dataSource.query(
+      `SELECT * FROM channels WHERE type = ANY($1::varchar[]) AND status <> 'DISCONNECTED' ORDER BY id`,
+      [types],
+    );
+    for (const row of rows) this.connectInBackground(toChannelRecord(row));
+    return rows.length;
+  }
+
+  /**
+   * A deleted channel: its adapter ends what it holds at the provider (logs out, removes a
+   * webhook or an instance), best effort, then it is forgotten.
+   */
+  async destroy(channel: ChannelRecord): Promise<void> {
+    try {
+      const adapter = this.adapterFor(channel);
+      if (adapter.destroy) await adapter.destroy();
+    } catch (err) {
+      this.deps.logger.warn({ err, channelId: channel.id }, 'channel not cleaned up at its provider');
+    } finally {
+      this.adapters.delete(channel.id);
+    }
+  }
+
+  /**
+   * Waits for background work, then lets adapters close live connections without ending
+   * their sessions (`shutdown`), and drops them; on server stop.
+   */
   async close(): Promise<void> {
     await this.idle();
+    const adapters = [...this.adapters.values()].map((c) => c.adapter);
     this.adapters.clear();
+    await Promise.allSettled(adapters.map((a) => a.shutdown?.()));
   }
 }

@@ -139,6 +139,11 @@ export class TelegramAdapter implements ChannelAdapter {
     this.state = await this.ctx.setStatus('DISCONNECTED', { reason: null });
   }
 
+  /** The channel was deleted: Telegram stops posting to it (best effort). */
+  async destroy(): Promise<void> {
+    await this.removeWebhook();
+  }
+
   /** deleteWebhook, best effort (also when the channel is deleted); never throws. */
   async removeWebhook(): Promise<void> {
     await this.api.call('deleteWebhook', {}).catch((err) => {

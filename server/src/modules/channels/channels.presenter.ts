@@ -1,5 +1,8 @@
-import type { ChannelDto, ChannelSessionPayload } from '@shared/schemas/channels';
+import { providerFieldNames, type ChannelDto, type ChannelSessionPayload } from '@shared/schemas/channels';
 import type { ChannelRow } from '../../channels/channel-row';
+
+/** Types whose provider calls a URL we give it (the others: telegram registers its own, baileys has none). */
+const WEBHOOK_TYPES = new Set(['waba', 'instagram', 'messenger', 'hub', 'evo', 'wuzapi', 'meow']);
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -13,6 +16,7 @@ export function presentChannel(row: ChannelRow, publicUrl: string): ChannelDto {
   const config = row.providerConfig ?? {};
   const secrets = row.secrets ?? {};
   const isWaba = row.type === 'waba';
+  const generic = providerFieldNames(row.type);
   return {
     id: row.id,
     name: row.name,
@@ -38,7 +42,11 @@ export function presentChannel(row: ChannelRow, publicUrl: string): ChannelDto {
     hasManagerToken: stored(secrets.wabaManagerToken),
     hasAppSecret: stored(secrets.wabaAppSecret),
     hasVerifyToken: stored(secrets.wabaVerifyToken),
-    webhookUrl: isWaba ? `${publicUrl.replace(/\/+$/, '')}/webhooks/waba/${row.id}` : null,
+    webhookUrl: WEBHOOK_TYPES.has(row.type) ? `${publicUrl.replace(/\/+$/, '')}/webhooks/${row.type}/${row.id}` : null,
+    providerSettings: Object.fromEntries(generic.config.map((k) => [k, text(config[k])])),
+    storedSecrets: generic.secrets.filter((k) => stored(secrets[k])),
+    options: config.options && typeof config.options === 'object' ? JSON.stringify(config.options) : null,
+    pairingCode: row.pairingCode ?? null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -52,6 +60,7 @@ export function presentSession(row: ChannelRow): ChannelSessionPayload['session'
     status: row.status,
     statusReason: row.statusReason ?? null,
     qrcode: row.qrcode,
+    pairingCode: row.pairingCode ?? null,
     retries: row.retries,
     number: row.number,
     updatedAt: iso(row.updatedAt),

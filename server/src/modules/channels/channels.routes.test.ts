@@ -109,13 +109,22 @@ describe('POST /whatsapp', () => {
 
   it('refuses a channel type without a provider yet (400 ERR_CHANNEL_TYPE_UNSUPPORTED) and an unknown type (400 ERR_VALIDATION)', async () => {
     const a = await bed.server.createTenantWithUsers();
-    const unsupported = await req('POST', '/whatsapp', {
-      token: a.users.admin.token,
-      body: { type: 'instagram', name: 'Instagram' },
-    });
-    expect(unsupported.status).toBe(400);
-    expect(unsupported.body.error).toBe('ERR_CHANNEL_TYPE_UNSUPPORTED');
-    expect(unsupported.body.message).toContain('instagram');
+    // A provider taken out of the registry stands for one whose adapter does not exist yet.
+    const registry = bed.server.deps.channels;
+    const had = registry.supports('baileys');
+    const factory = (registry as unknown as { factories: Record<string, never> }).factories.baileys;
+    registry.unregister('baileys');
+    try {
+      const unsupported = await req('POST', '/whatsapp', {
+        token: a.users.admin.token,
+        body: { type: 'baileys', name: 'Celular' },
+      });
+      expect(unsupported.status).toBe(400);
+      expect(unsupported.body.error).toBe('ERR_CHANNEL_TYPE_UNSUPPORTED');
+      expect(unsupported.body.message).toContain('baileys');
+    } finally {
+      if (had) registry.register('baileys', factory);
+    }
     const unknown = await req('POST', '/whatsapp', { token: a.users.admin.token, body: { type: 'fax', name: 'Fax' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields[0].path).toBe('type');

@@ -1,8 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
 import {
+  EVOLUTION_NAME_LOCKED_MESSAGE,
+  GENERIC_PROVIDER_FIELD_NAMES,
   TELEGRAM_TOKEN_REQUIRED_MESSAGE,
   WABA_FIELD_NAMES,
+  evolutionInstanceName,
+  providerFieldNames,
   type ChannelDto,
   type ChannelEventPayload,
   type CreateChannelInput,
@@ -11,7 +15,7 @@ import {
 } from '@shared/schemas/channels';
 import { ChannelSendError } from '../../channels/channel-adapter';
 import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
-import { TelegramAdapter, newTelegramWebhookSecret } from '../../channels/telegram/telegram-adapter';
+import { providerOf } from '../../channels/providers';
 import { hasTemplates } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
@@ -92,18 +96,31 @@ export class ChannelsService {
       // The tenant's first channel becomes its default (messages need one to start a ticket).
       const isDefault = input.isDefault ?? !usage.hasDefault;
       if (isDefault) await clearDefault(tx, auth.tenantId);
-      const config = input.type === 'waba' ? pick(input, WABA_CONFIG_KEYS) : {};
-      const secrets: Record<string, unknown> =
-        input.type === 'waba'
-          ? pick(input, WABA_SECRET_KEYS)
-          : input.type === 'telegram'
-            ? // The webhook secret is ours: Telegram echoes it in X-Telegram-Bot-Api-Secret-Token.
-              { tokenTelegram: input.tokenTelegram, telegramWebhookSecret: newTelegramWebhookSecret() }
-            : {};
+      const generic = providerFieldNames(input.type);
+      const config: Record<string, unknown> = {
+        ...(input.type === 'waba' ? pick(input, WABA_CONFIG_KEYS) : {}),
+        ...pick(input as Record<string, unknown>, generic.config),
+      };
+      const options = parseOptions(input.options);
+      if (options) config.options = options;
+      const secrets: Record<string, unknown> = {
+        ...(input.type === 'waba' ? pick(input, WABA_SECRET_KEYS) : {}),
+        ...(input.type === 'telegram' ? { tokenTelegram: input.tokenTelegram } : {}),
+        ...pick(input as Record<string, unknown>, generic.secrets),
+        ...(providerOf(input.type)?.initialSecrets?.() ?? {}),
+      };
+      // Spec section 5: an Evolution channel's name (its instance name at the gateway) loses
+      // spaces and special characters, and cannot be edited afterwards.
+      const name = input.type === 'evo' ? evolutionInstanceName(input.name) : input.name;
+      if (name === '') {
+        throw new AppError('ERR_VALIDATION', {
+          fields: [{ path: 'name', message: 'deve conter letras ou números (espaços e caracteres especiais são removidos)' }],
+        });
+      }
       const columns = BEHAVIOUR_COLUMNS.filter((c) => input[c] !== undefined);
       const params: unknown[] = [
         auth.tenantId,
-        input.name,
+        name,
         input.type,
         isDefault,
         JSON.stringify(config),
@@ -143,6 +160,21 @@ export class ChannelsService {
           fields: [{ path: 'tokenTelegram', message: `não se aplica a conexões ${current.type}` }],
         });
       }
+      const generic = providerFieldNames(current.type);
+      const foreign = GENERIC_PROVIDER_FIELD_NAMES.filter(
+        (k) => (input as Record<string, unknown>)[k] !== undefined && !generic.config.includes(k) && !generic.secrets.includes(k),
+      );
+      if (foreign.length > 0) {
+        throw new AppError('ERR_VALIDATION', {
+          fields: foreign.map((k) => ({ path: k, message: `não se aplica a conexões ${current.type}` })),
+        });
+      }
+      if (current.type === 'evo' && input.name !== undefined && input.name !== current.name) {
+        throw new AppError('ERR_VALIDATION', {
+          message: EVOLUTION_NAME_LOCKED_MESSAGE,
+          fields: [{ path: 'name', message: EVOLUTION_NAME_LOCKED_MESSAGE }],
+        });
+      }
       await assertReferences(tx, auth.tenantId, input);
       const sets: string[] = [];
       const params: unknown[] = [current.id, auth.tenantId];
@@ -152,11 +184,18 @@ export class ChannelsService {
       };
       if (input.name !== undefined) set('name', input.name);
       for (const c of BEHAVIOUR_COLUMNS) if (input[c] !== undefined) set(c, input[c]);
-      const config = pick(input, WABA_CONFIG_KEYS);
-      const secrets: Record<string, unknown> = pick(input, WABA_SECRET_KEYS);
+      const config: Record<string, unknown> = {
+        ...pick(input, WABA_CONFIG_KEYS),
+        ...pickSettings(input as Record<string, unknown>, generic.config),
+      };
+      if (input.options !== undefined) config.options = parseOptions(input.options);
+      const secrets: Record<string, unknown> = {
+        ...pick(input, WABA_SECRET_KEYS),
+        ...pick(input as Record<string, unknown>, generic.secrets),
+      };
       if (input.tokenTelegram) secrets.tokenTelegram = input.tokenTelegram;
       reconnect =
-        Object.entries(config).some(([k, v]) => current.providerConfig?.[k] !== v) ||
+        Object.entries(config).some(([k, v]) => JSON.stringify(current.providerConfig?.[k] ?? null) !== JSON.stringify(v)) ||
         Object.entries(secrets).some(([k, v]) => current.secrets?.[k] !== v);
       if (Object.keys(config).length > 0) {
         params.push(JSON.stringify(config));
@@ -204,16 +243,9 @@ export class ChannelsService {
       await emit(auth.tenantId, SOCKET_EVENTS.whatsappDelete, payload);
       return current;
     });
-    // Nothing to log out on Meta's side for waba. A telegram bot's webhook is removed (best
-    // effort, not awaited) so Telegram stops posting to a channel that no longer exists.
-    if (removed.type === 'telegram') {
-      try {
-        const adapter = this.deps.channels.adapterFor(toChannelRecord(removed));
-        if (adapter instanceof TelegramAdapter) void adapter.removeWebhook();
-      } catch (err) {
-        this.deps.logger.warn({ err, channelId: id }, 'telegram webhook not removed');
-      }
-    }
+    // The adapter ends what the channel holds at its provider (Telegram's webhook, a
+    // Baileys login, a gateway instance), best effort: the channel is gone either way.
+    await this.deps.channels.destroy(toChannelRecord(removed));
     this.deps.channels.forget(id);
   }
 
@@ -322,6 +354,19 @@ async function assertReferences(
     if (rows.length === 0)
       throw new AppError('ERR_NO_USER_FOUND', { status: 400, fields: [{ path: 'userId', message: 'usuário não encontrado' }] });
   }
+}
+
+/** Settings of a generic provider as given: a null clears one (optional settings). */
+function pickSettings(input: Record<string, unknown>, keys: readonly string[]): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const k of keys) if (typeof input[k] === 'string' || input[k] === null) out[k] = input[k] as string | null;
+  return out;
+}
+
+/** The advanced options JSON text (validated by the schema) as an object; '' or null: none. */
+function parseOptions(text: string | null | undefined): Record<string, unknown> | null {
+  if (text === undefined || text === null || text.trim() === '') return null;
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 function pick<K extends string>(input: Partial<Record<K, unknown>>, keys: readonly K[]): Partial<Record<K, string>> {

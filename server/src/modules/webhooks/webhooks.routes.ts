@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
+import { CHANNEL_PROVIDERS } from '../../channels/providers';
 import { TelegramAdapter } from '../../channels/telegram/telegram-adapter';
 import { isValidTelegramSecret, parseTelegramUpdate, type TelegramUpdate } from '../../channels/telegram/telegram-webhook';
 import { WabaAdapter, wabaSettingsOf } from '../../channels/waba/waba-adapter';
@@ -114,6 +115,9 @@ export function webhooksRoutes(deps: AppDeps): Router {
       skipped: message ? 0 : 1,
     };
   });
+
+  // The other providers mount their own webhooks (server/src/channels/<provider>/).
+  for (const provider of CHANNEL_PROVIDERS) provider.routes?.(router, deps);
 
   return router;
 }

@@ -1,0 +1,9 @@
+import type { ChannelProvider } from '../channel-provider';
+
+/**
+ * Meow channels. Not available yet: without a factory, creating one answers
+ * ERR_CHANNEL_TYPE_UNSUPPORTED. The provider's adapter, client and webhook go in this folder.
+ */
+export const meowProvider: ChannelProvider = {
+  types: ['meow'],
+};

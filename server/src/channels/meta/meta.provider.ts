@@ -1,0 +1,9 @@
+import type { ChannelProvider } from '../channel-provider';
+
+/**
+ * Meta channels. Not available yet: without a factory, creating one answers
+ * ERR_CHANNEL_TYPE_UNSUPPORTED. The provider's adapter, client and webhook go in this folder.
+ */
+export const metaProvider: ChannelProvider = {
+  types: ['instagram', 'messenger'],
+};
