@@ -3,7 +3,9 @@ import { useEffect, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/error-mapper';
 import { useGetTicketQuery, useUpdateTicketMutation } from '../../api/tickets.api';
+import { useChatTools } from './chat-tools';
 import { Composer, useTicketSender } from './composer';
+import { MessageSearch } from './message-search';
 import { MessageThread } from './message-thread';
 import { TicketActions } from './ticket-actions';
 
@@ -11,6 +13,7 @@ export function ChatPanel({ ticketId }: { ticketId: number }) {
   const { t } = useTranslation();
   const { data: ticket, error, isLoading } = useGetTicketQuery(ticketId, { refetchOnMountOrArgChange: true });
   const sender = useTicketSender(ticketId);
+  const tools = useChatTools(ticketId);
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
   const [updateTicket] = useUpdateTicketMutation();
@@ -62,8 +65,17 @@ export function ChatPanel({ ticketId }: { ticketId: number }) {
         <span className="chat-header-spacer" />
         <TicketActions ticket={ticket} />
       </header>
-      <MessageThread ticketId={ticketId} localFailures={sender.failures} onRetryLocal={(f) => void sender.retry(f)} />
-      <Composer ticketId={ticketId} disabled={ticket.status === 'closed'} files={files} setFiles={setFiles} sender={sender} />
+      {tools.searchOpen && <MessageSearch ticketId={ticketId} tools={tools} />}
+      <MessageThread ticketId={ticketId} localFailures={sender.failures} onRetryLocal={(f) => void sender.retry(f)} tools={tools} />
+      <Composer
+        ticketId={ticketId}
+        disabled={ticket.status === 'closed'}
+        files={files}
+        setFiles={setFiles}
+        sender={sender}
+        tools={tools}
+        isGroup={ticket.isGroup}
+      />
     </section>
   );
 }

@@ -1,23 +1,32 @@
-import { Button, Callout, Menu, MenuItem, Tag, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Menu, MenuItem, Popover, Tag, TextArea, Tooltip } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type ClipboardEvent, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isSendableQuickMessage, resolveQuickMessageCommand } from '@shared/quick-message-command';
-import { messagesApi, useLazyGetAttendanceQuickRepliesQuery, useSendMessageMutation, type QuickReply } from '../../api/messages.api';
+import { isSendableQuickMessage } from '@shared/quick-message-command';
+import type { ContactDto } from '../../api/contacts.api';
+import {
+  messagesApi,
+  useLazyGetAttendanceQuickRepliesQuery,
+  useSendGhostMessageMutation,
+  useSendMessageMutation,
+  type QuickReply,
+} from '../../api/messages.api';
 import { describeError } from '../../api/error-mapper';
 import { useAppDispatch } from '../../app/store-hooks';
+import { useAudioRecorder } from './audio-recorder';
 import { fetchAuthenticatedBlob } from './authenticated-media';
+import type { ChatTools } from './chat-tools';
+import { ButtonsDialog, ContactCardDialog, EmojiPicker, ForwardDialog, MentionDialog, newClientId, ScheduleDialog } from './composer-dialogs';
+import { buildVCard, composerIntent, formatDuration, insertAtSelection, quickReplyOutcome, vcardFileName } from './composer-rules';
 import { createDraftStore } from './draft-store';
 import { upsertMessage } from './message-display';
 import type { LocalFailedSend } from './message-thread';
+import './composer-tools.css';
 
 export const drafts = createDraftStore(
   typeof localStorage === 'undefined'
     ? { getItem: () => null, setItem: () => undefined, removeItem: () => undefined }
     : localStorage,
 );
-
-const newClientId = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `c-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /**
  * Text, files and quick replies for one ticket. Every send carries a client-generated clientId,
@@ -34,7 +43,13 @@ export function useTicketSender(ticketId: number) {
   }, [ticketId]);
 
   const deliver = async (attempt: LocalFailedSend): Promise<boolean> => {
-    const result = await send({ ticketId, body: attempt.body, clientId: attempt.clientId, files: attempt.files });
+    const result = await send({
+      ticketId,
+      body: attempt.body,
+      clientId: attempt.clientId,
+      files: attempt.files,
+      quotedMsgId: attempt.quotedMsgId ?? null,
+    });
     if ('error' in result) {
       setFailures((list) => (list.some((f) => f.clientId === attempt.clientId) ? list : [...list, attempt]));
       return false;
@@ -51,10 +66,12 @@ export function useTicketSender(ticketId: number) {
   return {
     failures,
     warning,
-    send: (body: string, files: File[]) => deliver({ clientId: newClientId(), body, files }),
+    send: (body: string, files: File[], quotedMsgId?: number | null) => deliver({ clientId: newClientId(), body, files, quotedMsgId }),
     retry: (failure: LocalFailedSend) => deliver(failure),
   };
 }
+
+type ComposerDialog = 'buttons' | 'schedule' | 'contactCard' | 'mention' | 'forward' | null;
 
 export function Composer({
   ticketId,
@@ -62,25 +79,39 @@ export function Composer({
   files,
   setFiles,
   sender,
+  tools,
+  isGroup = false,
 }: {
   ticketId: number;
   disabled: boolean;
   files: File[];
   setFiles: Dispatch<SetStateAction<File[]>>;
   sender: ReturnType<typeof useTicketSender>;
+  tools?: ChatTools;
+  isGroup?: boolean;
 }) {
   const { t } = useTranslation();
+  const dispatch = useAppDispatch();
   const [text, setText] = useState(() => drafts.read(ticketId));
   const [error, setError] = useState<string | null>(null);
   const [choices, setChoices] = useState<QuickReply[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [ghost, setGhost] = useState(false);
+  const [dialog, setDialog] = useState<ComposerDialog>(null);
+  const [emojiOpen, setEmojiOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
   const [loadQuickReplies] = useLazyGetAttendanceQuickRepliesQuery();
+  const [sendGhost] = useSendGhostMessageMutation();
+  const recorder = useAudioRecorder();
+  const replyTo = tools?.replyTo ?? null;
 
   useEffect(() => {
     setText(drafts.read(ticketId));
     setError(null);
     setChoices(null);
+    setGhost(false);
+    setDialog(null);
   }, [ticketId]);
 
   const change = (value: string) => {
@@ -88,6 +119,17 @@ export function Composer({
     drafts.write(ticketId, value);
     setError(null);
     setChoices(null);
+  };
+
+  const insertEmoji = (emoji: string) => {
+    const el = input.current;
+    const next = insertAtSelection(text, el?.selectionStart ?? null, el?.selectionEnd ?? null, emoji);
+    change(next.text);
+    setEmojiOpen(false);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(next.caret, next.caret);
+    });
   };
 
   const sendQuickReply = async (quick: QuickReply) => {
@@ -101,41 +143,73 @@ export function Composer({
       const blob = await fetchAuthenticatedBlob(`/fastreply/${quick.id}/file`);
       quickFiles.push(new File([blob], quick.mediaName, { type: blob.type }));
     }
-    if (await sender.send(quick.message ?? '', [...files, ...quickFiles])) {
+    if (await sender.send(quick.message ?? '', [...files, ...quickFiles], replyTo?.id)) {
       change('');
       setFiles([]);
+      tools?.setReplyTo(null);
     }
+  };
+
+  const submitGhost = async () => {
+    if (!text.trim()) {
+      setError(t('attendance.emptyMessage'));
+      return;
+    }
+    const result = await sendGhost({ ticketId, body: text, clientId: newClientId() });
+    if ('error' in result) setError(describeError(result.error, t));
+    else change('');
   };
 
   const submit = async () => {
     if (busy || disabled) return;
     setBusy(true);
     try {
-      if (text.trim().startsWith('/') && !/\s/.test(text.trim())) {
+      if (ghost) {
+        await submitGhost();
+        return;
+      }
+      const intent = composerIntent(text, files.length);
+      if (intent.kind === 'quickCommand') {
         const result = await loadQuickReplies(undefined, false);
         if (result.error) {
           setError(describeError(result.error, t));
           return;
         }
-        const command = resolveQuickMessageCommand(text, result.data ?? []);
-        if (command.kind === 'noMatch') setError(t('attendance.quick.noMatch', { key: command.query }));
-        else if (command.kind === 'choose') setChoices(command.options);
-        else if (command.kind === 'match') await sendQuickReply(command.quickMessage);
+        const outcome = quickReplyOutcome(text, result.data ?? []);
+        if (outcome.kind === 'error') setError(t(outcome.key, outcome.values));
+        else if (outcome.kind === 'choose') setChoices(outcome.options);
+        else await sendQuickReply(outcome.quickMessage);
         return;
       }
-      if (!text.trim() && files.length === 0) {
+      if (intent.kind === 'empty') {
         setError(t('attendance.emptyMessage'));
         return;
       }
       const body = text;
       const sentFiles = files;
+      const quoted = replyTo?.id ?? null;
       // The composer clears at once; a failed send stays in the thread with its retry button.
       change('');
       setFiles([]);
-      await sender.send(body, sentFiles);
+      tools?.setReplyTo(null);
+      await sender.send(body, sentFiles, quoted);
     } finally {
       setBusy(false);
     }
+  };
+
+  const sendContactCard = async (contact: ContactDto) => {
+    const card = new File([buildVCard(contact)], vcardFileName(contact.name), { type: 'text/vcard' });
+    return sender.send('', [card]);
+  };
+
+  const toggleRecording = async () => {
+    if (!recorder.recording) {
+      await recorder.start();
+      return;
+    }
+    const file = await recorder.stop();
+    if (file) await sender.send('', [file], replyTo?.id);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -151,9 +225,16 @@ export function Composer({
       setFiles((current) => [...current, ...pasted]);
     }
   };
+  const afterToolSend = () => dispatch(messagesApi.util.invalidateTags(['Message']));
+
+  const tool = (icon: Parameters<typeof Button>[0]['icon'], label: string, testId: string, onClick: () => void, active = false) => (
+    <Tooltip content={label} placement="top" compact>
+      <Button icon={icon} variant="minimal" size="small" active={active} aria-label={label} disabled={disabled} onClick={onClick} data-testid={testId} />
+    </Tooltip>
+  );
 
   return (
-    <div className="composer" data-testid="composer">
+    <div className={`composer${ghost ? ' is-ghost' : ''}`} data-testid="composer">
       {sender.warning && (
         <Callout intent="warning" compact data-testid="send-warning">
           {sender.warning}
@@ -163,6 +244,39 @@ export function Composer({
         <Callout intent="danger" compact data-testid="composer-error">
           {error}
         </Callout>
+      )}
+      {recorder.errorKey && (
+        <Callout intent="danger" compact data-testid="audio-error">
+          {t(recorder.errorKey)}
+        </Callout>
+      )}
+      {tools?.selecting && (
+        <div className="forward-bar" data-testid="forward-bar">
+          <span data-testid="forward-count">{t('chatTools.forward.selected', { count: tools.selected.length })}</span>
+          {tools.selectionError && (
+            <Tag intent="danger" minimal data-testid="forward-limit">
+              {t(tools.selectionError)}
+            </Tag>
+          )}
+          <span className="chat-header-spacer" />
+          <Button onClick={tools.stopSelecting} data-testid="forward-cancel">
+            {t('chatTools.cancel')}
+          </Button>
+          <Button intent="primary" icon="share" disabled={tools.selected.length === 0} onClick={() => setDialog('forward')} data-testid="forward-open">
+            {t('chatTools.forward.start')}
+          </Button>
+        </div>
+      )}
+      {replyTo && (
+        <div className="composer-reply" data-testid="composer-reply">
+          <div className="composer-reply-text">
+            <strong>
+              {t('chatTools.reply.replyingTo')} {replyTo.fromMe ? t('chatTools.reply.you') : t('chatTools.reply.contact')}
+            </strong>
+            <span>{replyTo.body || replyTo.mediaName || t('chatTools.reply.media')}</span>
+          </div>
+          <Button icon="cross" variant="minimal" size="small" aria-label={t('chatTools.reply.cancel')} onClick={() => tools?.setReplyTo(null)} data-testid="composer-reply-cancel" />
+        </div>
       )}
       {choices && (
         <Menu className="quick-reply-chooser" data-testid="quick-reply-chooser">
@@ -180,6 +294,26 @@ export function Composer({
           ))}
         </div>
       )}
+      <div className="composer-toolbar" data-testid="composer-toolbar">
+        <Popover isOpen={emojiOpen} onInteraction={setEmojiOpen} content={<EmojiPicker onPick={insertEmoji} />} placement="top-start">
+          <Button icon="emoji" variant="minimal" size="small" aria-label={t('chatTools.emoji')} disabled={disabled} data-testid="composer-emoji" />
+        </Popover>
+        {tool('widget-button', t('chatTools.buttons.open'), 'composer-buttons', () => setDialog('buttons'))}
+        {tool('time', t('chatTools.schedule.open'), 'composer-schedule', () => setDialog('schedule'))}
+        {tool('id-number', t('chatTools.contactCard.open'), 'composer-contact-card', () => setDialog('contactCard'))}
+        {tools && tool('share', t('chatTools.forward.start'), 'composer-forward', () => (tools.selecting ? tools.stopSelecting() : tools.startSelecting()), tools.selecting)}
+        {isGroup && tool('at', t('chatTools.mention.open'), 'composer-mention', () => setDialog('mention'))}
+        {tool('eye-off', t('chatTools.ghost.toggle'), 'composer-ghost', () => setGhost((g) => !g), ghost)}
+        {tools && tool('search', t('chatTools.search.open'), 'composer-search', () => tools.setSearchOpen(!tools.searchOpen), tools.searchOpen)}
+        <span className="chat-header-spacer" />
+        {recorder.recording && (
+          <span className="composer-recording" data-testid="audio-recording">
+            <span className="recording-dot" /> {t('chatTools.audio.recording', { time: formatDuration(recorder.seconds) })}
+            <Button size="small" variant="minimal" icon="trash" aria-label={t('chatTools.audio.discard')} onClick={() => void recorder.discard()} data-testid="audio-discard" />
+          </span>
+        )}
+        {tool(recorder.recording ? 'stop' : 'record', recorder.recording ? t('chatTools.audio.stop') : t('chatTools.audio.record'), 'composer-record', () => void toggleRecording(), recorder.recording)}
+      </div>
       <div className="composer-row">
         <Button
           icon="paperclip"
@@ -202,10 +336,13 @@ export function Composer({
           }}
         />
         <TextArea
+          inputRef={input}
           className="composer-input"
           value={text}
           disabled={disabled}
-          placeholder={disabled ? t('attendance.composerDisabled') : t('attendance.composerPlaceholder')}
+          placeholder={
+            disabled ? t('attendance.composerDisabled') : ghost ? t('chatTools.ghost.placeholder') : t('attendance.composerPlaceholder')
+          }
           onChange={(e) => change(e.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
@@ -218,6 +355,27 @@ export function Composer({
           {t('attendance.send')}
         </Button>
       </div>
+      {dialog === 'buttons' && (
+        <ButtonsDialog ticketId={ticketId} initialText={text} onClose={() => setDialog(null)} onSent={() => change('')} />
+      )}
+      {dialog === 'schedule' && (
+        <ScheduleDialog ticketId={ticketId} initialText={text} onClose={() => setDialog(null)} onScheduled={() => change('')} />
+      )}
+      {dialog === 'contactCard' && <ContactCardDialog onClose={() => setDialog(null)} onSend={sendContactCard} />}
+      {dialog === 'mention' && (
+        <MentionDialog
+          ticketId={ticketId}
+          body={text}
+          onClose={() => setDialog(null)}
+          onSent={() => {
+            change('');
+            afterToolSend();
+          }}
+        />
+      )}
+      {dialog === 'forward' && tools && (
+        <ForwardDialog messageIds={tools.selected} onClose={() => setDialog(null)} onForwarded={tools.stopSelecting} />
+      )}
     </div>
   );
 }
