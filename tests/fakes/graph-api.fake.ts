@@ -75,6 +75,8 @@ export class FakeGraphApi {
       components: [{ type: 'BODY', text: 'Hello World' }],
     },
   ];
+  /** Runs before a send is answered, with the id it will answer (e.g. to post its status first). */
+  beforeSendAnswer?: (wamid: string, to: string) => Promise<void>;
   private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
   private failures: { match: (r: RecordedRequest) => boolean; failure: FakeFailure; remaining: number }[] = [];
   private readonly hanging = new Set<ServerResponse>();
@@ -198,10 +200,13 @@ export class FakeGraphApi {
       if (!to || !record.json?.type)
         return json(res, 400, { error: { message: '(#100) The parameter to is required.', code: 100 } });
       this.sent++;
+      const wamid = `wamid.FAKE${this.sent}${randomBytes(6).toString('hex').toUpperCase()}`;
+      // Meta may post a status webhook before our send call has its answer.
+      if (this.beforeSendAnswer) await this.beforeSendAnswer(wamid, to);
       return json(res, 200, {
         messaging_product: 'whatsapp',
         contacts: [{ input: to, wa_id: to }],
-        messages: [{ id: `wamid.FAKE${this.sent}${randomBytes(6).toString('hex').toUpperCase()}` }],
+        messages: [{ id: wamid }],
       });
     }
     if (record.method === 'POST' && id === this.phoneNumberId && edge === 'media') {

@@ -158,6 +158,47 @@ export class InboundPipeline {
     return this.enqueue(update.tenantId, { kind: 'status', status: update }) as Promise<boolean>;
   }
 
+  /**
+   * Applies statuses that arrived before their message had its provider id (kept in
+   * message_status_early), for one sent message or, without arguments, for every message
+   * recorded since (the outbound sweep); drops those older than a day. Answers how many applied.
+   */
+  async applyEarlyStatuses(only?: { channelId: number; providerMessageId: string }): Promise<number> {
+    const rows: {
+      tenantId: number;
+      whatsappId: number;
+      messageId: string;
+      status: StatusUpdate['status'];
+      error: string | null;
+    }[] = returnedRows(
+      await this.deps.dataSource.query(
+        `DELETE FROM message_status_early e
+             USING messages m
+            WHERE m."whatsappId" = e."whatsappId" AND m."messageId" = e."messageId"
+              ${only ? 'AND e."whatsappId" = $1 AND e."messageId" = $2' : ''}
+           RETURNING e."tenantId", e."whatsappId", e."messageId", e.status, e.error, e.ack`,
+        only ? [only.channelId, only.providerMessageId] : [],
+      ),
+    );
+    if (!only) await this.deps.dataSource.query(`DELETE FROM message_status_early WHERE "receivedAt" < now() - interval '1 day'`);
+    const now = Math.floor(Date.now() / 1000);
+    // In ack order, so read after delivered; each only ever moves the ack forward anyway.
+    rows.sort((a, b) => ACK_BY_STATUS[a.status] - ACK_BY_STATUS[b.status]);
+    let applied = 0;
+    for (const r of rows) {
+      const changed = await this.applyStatus({
+        tenantId: r.tenantId,
+        channelId: r.whatsappId,
+        providerMessageId: r.messageId,
+        status: r.status,
+        ...(r.error ? { error: r.error } : {}),
+        timestamp: now,
+      });
+      if (changed) applied++;
+    }
+    return applied;
+  }
+
   /** Resolves when every queued write, background download and hook started so far has settled. */
   async idle(): Promise<void> {
     for (;;) {
@@ -481,6 +522,26 @@ export class InboundPipeline {
           ],
         ),
       );
+      if (updated.length < statuses.length) {
+        // A status about a message not stored yet (its send has not recorded the provider id)
+        // waits for it instead of being lost; see applyEarlyStatuses.
+        await tx.query(
+          `INSERT INTO message_status_early ("tenantId", "whatsappId", "messageId", status, ack, error)
+           SELECT $1, x.channel, x.mid, x.status, x.ack, x.err
+             FROM unnest($2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[]) AS x(channel, mid, status, ack, err)
+            WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m."whatsappId" = x.channel AND m."messageId" = x.mid)
+              AND EXISTS (SELECT 1 FROM channels c WHERE c.id = x.channel AND c."tenantId" = $1)
+           ON CONFLICT DO NOTHING`,
+          [
+            tenantId,
+            statuses.map((s) => s.channelId),
+            statuses.map((s) => s.providerMessageId),
+            statuses.map((s) => s.status),
+            statuses.map((s) => ACK_BY_STATUS[s.status]),
+            statuses.map((s) => s.error ?? null),
+          ],
+        );
+      }
       if (updated.length === 0) return statuses.map(() => false);
       const ticketRows: TicketRow[] = await tx.query(`${TICKET_SELECT} WHERE t.id = ANY($1::int[])`, [
         [...new Set(updated.map((u) => u.ticketId))],

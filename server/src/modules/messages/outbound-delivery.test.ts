@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
-import { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
+import { FakeGraphApi, deliverWebhook, statusPayload } from '../../../../tests/fakes/graph-api.fake';
 import { lastEvent } from '../../../../tests/helpers/domain-events';
 import type { TestServer } from '../../../../tests/helpers/test-server';
 import {
@@ -33,6 +33,70 @@ const send = (t: { ticketId: number; users: { user: { token: string } } }, body:
   server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body: { body } });
 
 describe('outbound delivery', () => {
+  it('keeps a delivery status that arrives before the send recorded its id, and applies it once recorded', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const statusesAnswered: number[] = [];
+    graph.beforeSendAnswer = async (wamid, to) => {
+      const res = await deliverWebhook(
+        `${server.url}/webhooks/waba/${t.channelId}`,
+        statusPayload(graph.phoneNumberId, [{ id: wamid, status: 'delivered', recipient: to }]),
+        'app-secret-0123456789',
+      );
+      statusesAnswered.push(res.status);
+    };
+    try {
+      const res = await send(t, 'Status antes da resposta');
+      const id = res.body.messages[0].id;
+      const row = await waitForMessage(server, id, (r) => r.ack === 2);
+      expect(statusesAnswered).toEqual([200]);
+      expect(row.status).toBe('delivered');
+      const left = await server.deps.dataSource.query(`SELECT * FROM message_status_early WHERE "whatsappId" = $1`, [
+        t.channelId,
+      ]);
+      expect(left).toEqual([]);
+    } finally {
+      graph.beforeSendAnswer = undefined;
+    }
+  });
+
+  it("drops early statuses of another tenant's channel and applies waiting ones in the sweep", async () => {
+    const t = await createMessagingTenant(server, graph);
+    const other = await createMessagingTenant(server, graph);
+    // A status for a message id nobody has recorded yet waits; one naming another tenant's channel is ignored.
+    const inbound = server.deps.channels.inbound;
+    expect(
+      await inbound.applyStatus({
+        tenantId: t.tenant.id,
+        channelId: t.channelId!,
+        providerMessageId: 'wamid.LATER',
+        status: 'read',
+        timestamp: 1,
+      }),
+    ).toBe(false);
+    expect(
+      await inbound.applyStatus({
+        tenantId: t.tenant.id,
+        channelId: other.channelId!,
+        providerMessageId: 'wamid.X',
+        status: 'read',
+        timestamp: 1,
+      }),
+    ).toBe(false);
+    const waiting = await server.deps.dataSource.query(
+      `SELECT "tenantId", "whatsappId", "messageId", status FROM message_status_early WHERE "tenantId" = $1 ORDER BY "messageId"`,
+      [t.tenant.id],
+    );
+    expect(waiting).toEqual([{ tenantId: t.tenant.id, whatsappId: t.channelId, messageId: 'wamid.LATER', status: 'read' }]);
+    // The message gets that id (as a send answered meanwhile would record it); the sweep applies the status.
+    const res = await send(t, 'Lida antes');
+    const id = res.body.messages[0].id;
+    await waitForMessage(server, id, (r) => r.status === 'sent');
+    await server.deps.dataSource.query(`UPDATE messages SET "messageId" = 'wamid.LATER' WHERE id = $1`, [id]);
+    await runSweep(server);
+    const row = await waitForMessage(server, id, (r) => r.ack === 3);
+    expect(row.status).toBe('read');
+  });
+
   it('backs off 2 s, 4 s ... after provider 5xx answers, then sends once it succeeds', async () => {
     const t = await createMessagingTenant(server, graph);
     graph.failNext({ status: 500 }, { times: 2, path: `/${graph.phoneNumberId}/messages` });

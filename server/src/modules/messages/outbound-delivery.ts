@@ -45,6 +45,8 @@ export function retryDelayMs(failedAttempts: number): number {
 /** The channel registry as the delivery needs it (AppDeps.channels). */
 export interface ChannelAdapterSource {
   adapterFor(channel: ChannelRecord): ChannelAdapter | Promise<ChannelAdapter>;
+  /** Statuses that came before their message's provider id (the channel registry's inbound pipeline). */
+  inbound?: { applyEarlyStatuses(only?: { channelId: number; providerMessageId: string }): Promise<number> };
 }
 
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'waiting' | 'skipped';
@@ -125,6 +127,11 @@ export class OutboundDelivery {
       tried += rows.length;
       if (rows.length < SWEEP_BATCH) break;
     }
+    // Statuses a provider posted before a send had recorded its id (missed by the check in
+    // succeed when both committed at once) are applied here at the latest.
+    await this.adapters()
+      ?.inbound?.applyEarlyStatuses()
+      .catch((err) => this.deps.logger.warn({ err }, 'early statuses not applied'));
     return tried;
   }
 
@@ -307,6 +314,10 @@ export class OutboundDelivery {
       });
     try {
       await write(result.providerMessageId);
+      // A status the provider posted before this answer reached us waited for the id.
+      await this.adapters()
+        ?.inbound?.applyEarlyStatuses({ channelId: channel.id, providerMessageId: result.providerMessageId })
+        .catch((err) => this.deps.logger.warn({ err, messageId: row.id }, 'early statuses not applied'));
     } catch (err) {
       // The provider id is already stored for this channel (an echo recorded by the inbound
       // pipeline): the message is sent all the same.
