@@ -5,6 +5,7 @@ import { IconNames, Icons, IconSize } from '@blueprintjs/icons';
 import { createRoot } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE } from '@shared/i18n/locales';
+import '@shared/schemas/zod-locale';
 import { baseApi } from './api/base.api';
 import { App } from './app/app';
 import { disconnectRealtime } from './app/realtime/realtime-connection';

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import '@shared/schemas/zod-locale';
 import type { ZodType } from 'zod';
 import { AppError } from '../core/app-error';
 import type { AppContext } from './context';
