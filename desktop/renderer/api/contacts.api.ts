@@ -90,6 +90,15 @@ export interface SavedFile {
   size: number;
 }
 
+/** A write answered with the contact: the single-contact cache (contact panel) takes it. */
+async function upsertContactAfter(
+  id: number,
+  { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: ContactDto }> },
+) {
+  const result = await queryFulfilled.catch(() => null);
+  if (result) dispatch(contactsApi.util.upsertQueryData('getContact', id, result.data));
+}
+
 export const contactsApi = baseApi.injectEndpoints({
   endpoints: (build) => {
     /**
@@ -120,6 +129,23 @@ export const contactsApi = baseApi.injectEndpoints({
           ...(result?.contacts ?? []).map((contact) => ({ type: 'Contact' as const, id: contact.id })),
         ],
       }),
+      /** One contact (the agent console's contact panel). */
+      getContact: build.query<ContactDto, number>({
+        query: (id) => `/contacts/${id}`,
+        providesTags: (_result, _error, id) => [{ type: 'Contact' as const, id }],
+      }),
+      /** PUT /contact-tags/{id}: replaces the contact's tags. */
+      setContactTags: build.mutation<ContactDto, { id: number; tags: number[] }>({
+        query: ({ id, tags }) => ({ url: `/contact-tags/${id}`, method: 'PUT', body: { tags } }),
+        invalidatesTags: onSuccess(LIST_TAG),
+        onQueryStarted: ({ id }, api) => upsertContactAfter(id, api),
+      }),
+      /** PUT /contact-wallet/{id}: replaces the contact's wallet owners (super, admin). */
+      setContactWallets: build.mutation<ContactDto, { id: number; wallets: number[] }>({
+        query: ({ id, wallets }) => ({ url: `/contact-wallet/${id}`, method: 'PUT', body: { wallets } }),
+        invalidatesTags: onSuccess(LIST_TAG),
+        onQueryStarted: ({ id }, api) => upsertContactAfter(id, api),
+      }),
       createContact: build.mutation<ContactDto, ContactWriteBody>({
         query: (body) => ({ url: '/contacts', method: 'POST', body }),
         invalidatesTags: onSuccess(LIST_TAG),
@@ -128,6 +154,7 @@ export const contactsApi = baseApi.injectEndpoints({
         query: ({ id, body }) => ({ url: `/contacts/${id}`, method: 'PUT', body }),
         // A new name or new tags can move the contact between pages and filters.
         invalidatesTags: onSuccess(LIST_TAG),
+        onQueryStarted: ({ id }, api) => upsertContactAfter(id, api),
       }),
       deleteContact: build.mutation<void, number>({
         query: (id) => ({ url: `/contacts/${id}`, method: 'DELETE' }),
@@ -205,6 +232,9 @@ export const contactsApi = baseApi.injectEndpoints({
 });
 
 export const {
+  useGetContactQuery,
+  useSetContactTagsMutation,
+  useSetContactWalletsMutation,
   useListContactsQuery,
   useCreateContactMutation,
   useUpdateContactMutation,

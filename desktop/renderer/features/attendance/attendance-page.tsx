@@ -1,10 +1,13 @@
 import { NonIdealState } from '@blueprintjs/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { DesktopApi } from '@shared/desktop-api';
 import { requestNotificationPermission } from './attention';
 import { ChatPanel } from './chat-panel';
+import { ContactPanel } from './contact-panel/contact-panel';
+import { useContactPanelOpen } from './contact-panel/panel-visibility';
+import { pageNumberOf } from './ticket-filters';
 import { TicketListPanel } from './ticket-list-panel';
 import './attendance.css';
 
@@ -14,6 +17,12 @@ export function AttendancePage() {
   const params = useParams();
   const navigate = useNavigate();
   const ticketId = params.ticketId && /^\d+$/.test(params.ticketId) ? Number(params.ticketId) : null;
+  // Spec section 2: the chat route's pageNumber (pages the list holds) and t (a timestamp: a new
+  // one opens the ticket afresh, e.g. a notification for the ticket already on screen).
+  const pageNumber = pageNumberOf(params.pageNumber);
+  const [query] = useSearchParams();
+  const openedAt = query.get('t') ?? '';
+  const panelOpen = useContactPanelOpen();
 
   useEffect(() => {
     const ask = () => requestNotificationPermission();
@@ -29,16 +38,17 @@ export function AttendancePage() {
 
   return (
     <div className="attendance-page" data-testid="attendance-page">
-      <TicketListPanel selectedId={ticketId} />
+      <TicketListPanel selectedId={ticketId} pageNumber={pageNumber} />
       <main className="attendance-chat">
         {ticketId ? (
-          <ChatPanel key={ticketId} ticketId={ticketId} />
+          <ChatPanel key={`${ticketId}:${openedAt}`} ticketId={ticketId} />
         ) : (
           <div className="chat-empty" data-testid="chat-empty">
             <NonIdealState icon="chat" title={t('attendance.emptyChatTitle')} description={t('attendance.emptyChat')} />
           </div>
         )}
       </main>
+      {ticketId && panelOpen && <ContactPanel key={`${ticketId}:${openedAt}`} ticketId={ticketId} />}
     </div>
   );
 }

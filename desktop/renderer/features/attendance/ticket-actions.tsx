@@ -1,15 +1,38 @@
-import { Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Menu, MenuItem, Popover, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { describeError } from '../../api/error-mapper';
-import { useGetAttendanceQueuesQuery, useUpdateTicketMutation, type Ticket, type TicketTransition } from '../../api/tickets.api';
+import { useForceTicketMutation, useSpyTicketMutation, useUpdateTicketMutation, type Ticket, type TicketTransition } from '../../api/tickets.api';
+import { showToast } from '../../app/feedback/toaster';
+import { useAppSelector } from '../../app/store-hooks';
+import { setContactPanelOpen, useContactPanelOpen } from './contact-panel/panel-visibility';
+import { canShowAll } from './ticket-filters';
+import { TransferDialog } from './transfer-dialog';
 
-/** Start, return to queue, resolve (with or without farewell), reopen and transfer (spec section 4). */
+/**
+ * Start, return to queue, resolve (with or without farewell), reopen, transfer (queue, user,
+ * chatbot, channel), forced close and spy (spec section 4), and the contact panel switch.
+ */
 export function TicketActions({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation();
   const [update, { isLoading }] = useUpdateTicketMutation();
+  const [force] = useForceTicketMutation();
+  const [spy] = useSpyTicketMutation();
   const [transferOpen, setTransferOpen] = useState(false);
+  const [forceOpen, setForceOpen] = useState(false);
+  const [spying, setSpying] = useState(false);
+  const me = useAppSelector((s) => s.session.userId);
+  const profile = useAppSelector((s) => s.session.profile);
+  const privileged = canShowAll(profile);
+  const panelOpen = useContactPanelOpen();
   const act = (body: TicketTransition) => void update({ id: ticket.id, body });
+  const canSpy = privileged && ticket.userId !== null && ticket.userId !== me && ticket.status !== 'closed';
+  const startSpy = async () => {
+    const result = await spy(ticket.id);
+    if ('data' in result) {
+      setSpying(true);
+      showToast(t('consolePanel.spy.started', { name: ticket.user?.name ?? '' }), 'primary');
+    }
+  };
 
   return (
     <ButtonGroup className="ticket-actions" variant="minimal">
@@ -50,63 +73,46 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
           {t('attendance.actions.transfer')}
         </Button>
       )}
+      {spying && (
+        <Tag intent="warning" icon="eye-open" minimal data-testid="ticket-spying">
+          {t('consolePanel.spy.badge')}
+        </Tag>
+      )}
+      <Popover
+        placement="bottom-end"
+        content={
+          <Menu data-testid="ticket-more-menu">
+            {ticket.status !== 'closed' && (
+              <MenuItem icon="disable" intent="danger" text={t('consolePanel.actions.forceClose')} onClick={() => setForceOpen(true)} data-testid="ticket-force-close" />
+            )}
+            {canSpy && <MenuItem icon="eye-open" text={t('consolePanel.actions.spy')} onClick={() => void startSpy()} data-testid="ticket-spy" />}
+            <MenuItem
+              icon="id-number"
+              text={panelOpen ? t('consolePanel.actions.hidePanel') : t('consolePanel.actions.showPanel')}
+              onClick={() => setContactPanelOpen(!panelOpen)}
+              data-testid="ticket-toggle-panel"
+            />
+          </Menu>
+        }
+      >
+        <Button icon="more" aria-label={t('consolePanel.actions.more')} data-testid="ticket-more" />
+      </Popover>
       {transferOpen && <TransferDialog ticket={ticket} onClose={() => setTransferOpen(false)} />}
+      <Alert
+        isOpen={forceOpen}
+        intent="danger"
+        icon="disable"
+        cancelButtonText={t('common.cancel')}
+        confirmButtonText={t('consolePanel.actions.forceClose')}
+        onCancel={() => setForceOpen(false)}
+        onConfirm={() => {
+          setForceOpen(false);
+          void force({ id: ticket.id, status: 'closed' });
+        }}
+      >
+        <p data-testid="force-close-confirm">{t('consolePanel.actions.forceCloseConfirm')}</p>
+      </Alert>
     </ButtonGroup>
   );
 }
 
-function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
-  const { t } = useTranslation();
-  // Queues change elsewhere (CRM screens) without a socket patch here: read them fresh.
-  const { data: queues } = useGetAttendanceQueuesQuery(undefined, { refetchOnMountOrArgChange: true });
-  const [queueId, setQueueId] = useState<number | null>(ticket.queueId ?? queues?.[0]?.id ?? null);
-  const [update, { isLoading }] = useUpdateTicketMutation();
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    if (!queueId) {
-      setError(t('attendance.transfer.chooseQueue'));
-      return;
-    }
-    const result = await update({ id: ticket.id, body: { isTransference: true, queueId } });
-    // The section 5 refusals come back as the server's Portuguese texts.
-    if ('error' in result) setError(describeError(result.error, t));
-    else onClose();
-  };
-  return (
-    <Dialog isOpen onClose={onClose} title={t('attendance.transfer.title')} data-testid="transfer-dialog">
-      <DialogBody>
-        <label className="bp6-label">
-          {t('attendance.transfer.queue')}
-          <HTMLSelect
-            value={queueId ?? ''}
-            onChange={(e) => setQueueId(Number(e.target.value) || null)}
-            data-testid="transfer-queue"
-            fill
-          >
-            <option value="">{t('attendance.transfer.chooseQueue')}</option>
-            {(queues ?? []).map((q) => (
-              <option key={q.id} value={q.id}>
-                {q.name}
-              </option>
-            ))}
-          </HTMLSelect>
-        </label>
-        {error && (
-          <Callout intent="danger" compact data-testid="transfer-error">
-            {error}
-          </Callout>
-        )}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button intent="primary" loading={isLoading} onClick={() => void submit()} data-testid="transfer-submit">
-              {t('attendance.transfer.submit')}
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
-  );
-}

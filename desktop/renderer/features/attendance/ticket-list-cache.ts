@@ -11,9 +11,21 @@ export type TicketListEvent =
 /** Does the ticket belong to the list of this filter (status, queues, search)? */
 export function ticketMatchesFilter(ticket: Ticket, filter: TicketListFilter): boolean {
   if (!filter.status.includes(ticket.status)) return false;
+  // As GET /tickets: with queuesIds, tickets without a queue only when includeNotQueueDefined (default on).
+  const includeNoQueue = filter.includeNotQueueDefined ?? true;
   if (filter.queuesIds.length > 0) {
     const inQueue = ticket.queueId !== null && filter.queuesIds.includes(ticket.queueId);
-    if (!inQueue && !(ticket.queueId === null)) return false;
+    if (!inQueue && !(ticket.queueId === null && includeNoQueue)) return false;
+  } else if (!includeNoQueue && ticket.queueId === null) return false;
+  if (filter.whatsappIds?.length && (ticket.whatsappId === null || !filter.whatsappIds.includes(ticket.whatsappId))) return false;
+  if (filter.selectedUser?.length && (ticket.userId === null || !filter.selectedUser.includes(ticket.userId))) return false;
+  if (filter.withUnreadMessages && !(ticket.unreadMessages > 0)) return false;
+  if (filter.isNotAssignedUser && ticket.userId !== null) return false;
+  if (filter.kanbanIds?.length && (ticket.kanbanId == null || !filter.kanbanIds.includes(ticket.kanbanId))) return false;
+  if (filter.tags?.length) {
+    const tags = ticket.contact?.tags;
+    // An event without the contact's tags cannot be judged here: keep it (the server filtered the page).
+    if (tags && !tags.some((tag) => filter.tags!.includes(tag.id))) return false;
   }
   const search = filter.searchParam.trim().toLowerCase();
   if (search) {

@@ -1,11 +1,12 @@
-import { Button, Checkbox, InputGroup, Popover, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Checkbox, InputGroup, Spinner, Tab, Tabs, Tag, Tooltip } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { TICKET_LIST_LOAD_MORE_MS } from '@shared/limits';
 import {
-  useGetAttendanceQueuesQuery,
+  TICKET_LIST_PAGE_SIZE,
+  useGetTicketQuery,
   useGetTicketsQuery,
   ticketsApi,
   type Ticket,
@@ -17,8 +18,25 @@ import { useAppDispatch, useAppSelector } from '../../app/store-hooks';
 import type { RootState } from '../../app/store';
 import { refreshUnreadAttention } from './attention';
 import { createLoadMoreGate } from './list-window';
+import { MassActionsBar } from './mass-actions-bar';
+import { keepListed, toggleSelection } from './mass-actions';
 import { formatDay, formatTime } from './message-display';
+import { NewTicketDialog } from './new-ticket-dialog';
+import { TicketFilterMenu } from './ticket-filter-menu';
+import {
+  activeFilterCount,
+  canUseMassActions,
+  listFilterOf,
+  listedStatus,
+  needsMorePages,
+  readSavedFilters,
+  rowsWithFocused,
+  toSavedFilters,
+  type AttendanceFilters,
+} from './ticket-filters';
+import { TicketSearchDialog } from './ticket-search-dialog';
 import { VirtualList } from './virtual-list';
+import './console-panel.css';
 
 export type ListTab = 'active' | 'open' | 'pending' | 'closed';
 const TAB_STATUSES: Record<ListTab, TicketStatus[]> = {
@@ -39,12 +57,6 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-function readSavedQueues(configs: unknown): number[] {
-  const filters = (configs as { filtrosAtendimento?: { queuesIds?: unknown } } | null)?.filtrosAtendimento;
-  const ids = filters && typeof filters === 'object' ? (filters as { queuesIds?: unknown }).queuesIds : null;
-  return Array.isArray(ids) ? ids.filter((x): x is number => typeof x === 'number') : [];
-}
-
 function storedFilters(): Record<string, unknown> {
   try {
     const raw = localStorage.getItem('filtrosAtendimento');
@@ -61,29 +73,32 @@ function shortTime(iso: string | null): string {
   return formatDay(date) === formatDay(new Date()) ? formatTime(date) : formatDay(date);
 }
 
-export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
+export function TicketListPanel({ selectedId, pageNumber = 1 }: { selectedId: number | null; pageNumber?: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const userId = useAppSelector((s) => s.session.userId);
+  const profile = useAppSelector((s) => s.session.profile);
   const [tab, setTab] = useState<ListTab>('active');
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search, 300);
   const { data: user } = useGetUserQuery(userId ?? 0, { skip: !userId });
-  const [queuesIds, setQueuesIds] = useState<number[] | null>(null);
-  const savedQueues = useMemo(
-    () => (user ? readSavedQueues(user.configs) : readSavedQueues({ filtrosAtendimento: storedFilters() })),
+  const [edited, setEdited] = useState<AttendanceFilters | null>(null);
+  const savedObject = useMemo(
+    () => (user?.configs?.filtrosAtendimento !== undefined ? user.configs.filtrosAtendimento : storedFilters()),
     [user],
   );
-  const effectiveQueues = queuesIds ?? savedQueues;
-  const { data: queues } = useGetAttendanceQueuesQuery();
+  const saved = useMemo(() => readSavedFilters(savedObject, profile), [savedObject, profile]);
+  const filters = edited ?? saved;
   const [saveConfigs] = useUpdateUserConfigsMutation();
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [newTicketOpen, setNewTicketOpen] = useState(false);
+  const [massMode, setMassMode] = useState(false);
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
 
-  const filter: TicketListFilter = useMemo(
-    () => ({ status: TAB_STATUSES[tab], searchParam, queuesIds: effectiveQueues }),
-    [tab, searchParam, effectiveQueues],
-  );
+  const filter: TicketListFilter = useMemo(() => listFilterOf(TAB_STATUSES[tab], searchParam, filters), [tab, searchParam, filters]);
   const { data, isFetching, isLoading } = useGetTicketsQuery({ filter, cursor: null });
+  const { data: focused } = useGetTicketQuery(selectedId ?? 0, { skip: !selectedId });
 
   const store = useStore<RootState>();
   useEffect(() => {
@@ -100,10 +115,16 @@ export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
     void dispatch(ticketsApi.endpoints.getTickets.initiate({ filter, cursor: data.nextCursor }, { subscribe: false }));
   }, [data, isFetching, dispatch, filter]);
 
-  const toggleQueue = (id: number) => {
-    const next = effectiveQueues.includes(id) ? effectiveQueues.filter((q) => q !== id) : [...effectiveQueues, id];
-    setQueuesIds(next);
-    const filtrosAtendimento = { ...storedFilters(), ...((user?.configs?.filtrosAtendimento as object) ?? {}), queuesIds: next };
+  // The chat route's pageNumber (spec section 2): the list holds at least that many pages.
+  useEffect(() => {
+    if (!data?.nextCursor || isFetching) return;
+    if (!needsMorePages(pageNumber, data.tickets.length, TICKET_LIST_PAGE_SIZE, data.hasMore)) return;
+    void dispatch(ticketsApi.endpoints.getTickets.initiate({ filter, cursor: data.nextCursor }, { subscribe: false }));
+  }, [data, isFetching, dispatch, filter, pageNumber]);
+
+  const changeFilters = (next: AttendanceFilters) => {
+    setEdited(next);
+    const filtrosAtendimento = toSavedFilters(next, { ...storedFilters(), ...((savedObject as object | null) ?? {}) });
     try {
       localStorage.setItem('filtrosAtendimento', JSON.stringify(filtrosAtendimento));
     } catch {
@@ -112,7 +133,12 @@ export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
     if (userId) void saveConfigs({ id: userId, configs: { filtrosAtendimento } });
   };
 
-  const tickets = data?.tickets ?? [];
+  const tickets = useMemo(() => rowsWithFocused(data?.tickets ?? [], TAB_STATUSES[tab], focused ?? null), [data, tab, focused]);
+  useEffect(() => {
+    setSelected((current) => (current.size ? keepListed(current, tickets.map((x) => x.id)) : current));
+  }, [tickets]);
+  const massAllowed = canUseMassActions(profile);
+  const filterCount = activeFilterCount(filters);
   return (
     <aside className="attendance-list" data-testid="ticket-list-panel">
       <div className="attendance-list-tools">
@@ -131,36 +157,43 @@ export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
             data-testid="ticket-search"
             fill
           />
-          <Popover
-            placement="bottom-end"
-            content={
-              <div className="attendance-queue-filter" data-testid="queue-filter-menu">
-                <strong>{t('attendance.queues')}</strong>
-                {(queues ?? []).map((q) => (
-                  <Checkbox
-                    key={q.id}
-                    checked={effectiveQueues.includes(q.id)}
-                    label={q.name}
-                    onChange={() => toggleQueue(q.id)}
-                  />
-                ))}
-                {queues?.length === 0 && <span className="bp6-text-muted">{t('attendance.noQueues')}</span>}
-              </div>
-            }
-          >
-            <Button
-              icon="filter"
-              variant="minimal"
-              intent={effectiveQueues.length ? 'primary' : 'none'}
-              aria-label={t('attendance.queues')}
-              data-testid="queue-filter"
-            />
-          </Popover>
+          <TicketFilterMenu filters={filters} onChange={changeFilters} profile={profile} count={filterCount} />
         </div>
         <div className="attendance-list-count bp6-text-muted" data-testid="attendance-list-count">
           {data?.count != null ? t('attendance.count', { count: data.count }) : ''}
           {isFetching && <Spinner size={12} />}
+          <span className="chat-header-spacer" />
+          <ButtonGroup variant="minimal" size="small">
+            <Tooltip content={t('consolePanel.search.open')}>
+              <Button icon="search-template" aria-label={t('consolePanel.search.open')} onClick={() => setSearchOpen(true)} data-testid="ticket-search-open" />
+            </Tooltip>
+            <Tooltip content={t('consolePanel.newTicket.open')}>
+              <Button icon="add" aria-label={t('consolePanel.newTicket.open')} onClick={() => setNewTicketOpen(true)} data-testid="new-ticket-open" />
+            </Tooltip>
+            {massAllowed && (
+              <Tooltip content={t('consolePanel.mass.toggle')}>
+                <Button
+                  icon="multi-select"
+                  active={massMode}
+                  aria-label={t('consolePanel.mass.toggle')}
+                  onClick={() => {
+                    setMassMode((on) => !on);
+                    setSelected(new Set());
+                  }}
+                  data-testid="mass-mode"
+                />
+              </Tooltip>
+            )}
+          </ButtonGroup>
         </div>
+        {massMode && massAllowed && (
+          <MassActionsBar
+            tickets={tickets}
+            selected={selected}
+            onSelect={setSelected}
+            onDone={() => setSelected(new Set())}
+          />
+        )}
       </div>
       {isLoading ? (
         <Spinner />
@@ -175,15 +208,38 @@ export function TicketListPanel({ selectedId }: { selectedId: number | null }) {
           onNearEnd={loadMore}
           testId="ticket-list"
           renderRow={(ticket) => (
-            <TicketRow ticket={ticket} selected={ticket.id === selectedId} onOpen={() => navigate(`/atendimento/${ticket.id}`)} />
+            <TicketRow
+              ticket={ticket}
+              selected={ticket.id === selectedId}
+              status={listedStatus(ticket, selectedId)}
+              checked={massMode ? selected.has(ticket.id) : undefined}
+              onOpen={() =>
+                massMode ? setSelected((current) => toggleSelection(current, ticket.id)) : navigate(`/atendimento/${ticket.id}`)
+              }
+            />
           )}
         />
       )}
+      {searchOpen && <TicketSearchDialog onClose={() => setSearchOpen(false)} />}
+      {newTicketOpen && <NewTicketDialog onClose={() => setNewTicketOpen(false)} />}
     </aside>
   );
 }
 
-function TicketRow({ ticket, selected, onOpen }: { ticket: Ticket; selected: boolean; onOpen: () => void }) {
+function TicketRow({
+  ticket,
+  selected,
+  status,
+  checked,
+  onOpen,
+}: {
+  ticket: Ticket;
+  selected: boolean;
+  status: TicketStatus;
+  /** Defined in mass mode: the row's checkbox. */
+  checked?: boolean;
+  onOpen: () => void;
+}) {
   const { t } = useTranslation();
   const name = ticket.contact?.name ?? ticket.name ?? '';
   return (
@@ -194,10 +250,18 @@ function TicketRow({ ticket, selected, onOpen }: { ticket: Ticket; selected: boo
       data-testid="ticket-row"
       data-ticket-id={ticket.id}
       data-status={ticket.status}
+      data-listed-status={status}
+      data-checked={checked === undefined ? undefined : String(checked)}
     >
-      <span className="ticket-row-avatar" aria-hidden>
-        {name.slice(0, 1).toUpperCase()}
-      </span>
+      {checked !== undefined ? (
+        <span className="ticket-row-check">
+          <Checkbox checked={checked} readOnly tabIndex={-1} aria-label={name} data-testid="ticket-row-check" />
+        </span>
+      ) : (
+        <span className="ticket-row-avatar" aria-hidden>
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+      )}
       <span className="ticket-row-main">
         <span className="ticket-row-top">
           <span className="ticket-row-name">{name}</span>
@@ -212,7 +276,10 @@ function TicketRow({ ticket, selected, onOpen }: { ticket: Ticket; selected: boo
           )}
         </span>
         <span className="ticket-row-meta">
-          <span className={`ticket-status ticket-status-${ticket.status}`}>{t(`attendance.status.${ticket.status}`)}</span>
+          <span className={`ticket-status ticket-status-${status}`} data-testid="ticket-row-status">
+            {t(`attendance.status.${status}`)}
+          </span>
+          {ticket.user && <span className="ticket-row-user">{ticket.user.name}</span>}
           {ticket.queue && (
             <span className="ticket-row-queue" style={{ borderColor: ticket.queue.color }}>
               {ticket.queue.name}
