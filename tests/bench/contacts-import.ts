@@ -13,16 +13,14 @@
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { createWriteStream, openAsBlob, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
 import { startServer } from '../../server/src/server';
+import { createBenchDatabase } from './support/bench-support';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SIZES = process.argv
   .slice(2)
   .map(Number)
@@ -68,21 +66,15 @@ async function writeCsv(file: string, rows: number, offset: number): Promise<voi
 }
 
 async function main() {
-  const dbName = `atende_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(BASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-'));
+  const db = await createBenchDatabase();
+  const dataDir = db.dataDir;
 
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: db.url,
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'bench-secret-0123456789abcdef',
     JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
@@ -183,14 +175,7 @@ async function main() {
     }
   } finally {
     await server.close();
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
-      dbName,
-    ]);
-    await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
   }
 }
 

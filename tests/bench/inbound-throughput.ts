@@ -16,14 +16,13 @@
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os, { tmpdir } from 'node:os';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
 import { io as connectSocket } from 'socket.io-client';
+import { createBenchDatabase, percentile as nearestRank } from './support/bench-support';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const [MESSAGES, CONTACTS, CONCURRENCY, PER_WEBHOOK] = [
   Number(process.argv[2]) || 20_000,
   Number(process.argv[3]) || 200,
@@ -64,9 +63,9 @@ async function serve(): Promise<void> {
 
 // ---------- parent: setup, load, measurement ----------
 
+/** The shared nearest-rank percentile, NaN when nothing was measured (e.g. every webhook failed). */
 function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted.length === 0 ? NaN : nearestRank(sorted, p);
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -103,17 +102,11 @@ function webhook(messages: { from: string; wamid: string; body: string }[]): str
 }
 
 async function main(): Promise<void> {
-  const dbName = `atende_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(BASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-'));
+  const bench = await createBenchDatabase();
+  const dataDir = bench.dataDir;
 
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    env: { ...process.env, BENCH_DB_URL: dbUrl.toString(), BENCH_DATA_DIR: dataDir },
+    env: { ...process.env, BENCH_DB_URL: bench.url, BENCH_DATA_DIR: dataDir },
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server there.
     execArgv: [
       '--import',
@@ -127,7 +120,7 @@ async function main(): Promise<void> {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
 
-  const db = new Client({ connectionString: dbUrl.toString() });
+  const db = new Client({ connectionString: bench.url });
   await db.connect();
   try {
     const { hashPassword } = await import('../../server/src/core/passwords');
@@ -285,14 +278,7 @@ async function main(): Promise<void> {
     await db.end();
     child.send({ stop: true });
     await new Promise((r) => child.once('exit', r));
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
-      dbName,
-    ]);
-    await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.drop();
   }
 }
 

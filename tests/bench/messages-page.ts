@@ -16,18 +16,15 @@
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { MESSAGE_PAGE_SIZE } from '../../shared/schemas/messages';
 import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
 import { MESSAGE_SELECT } from '../../server/src/modules/messages/messages.query';
 import { threadPageSql } from '../../server/src/modules/messages/messages.service';
 import { startServer } from '../../server/src/server';
+import { createBenchDatabase, latencyStats as stats } from './support/bench-support';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REQUESTS = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 200;
 const WARMUP = 30;
 const TICKET_MESSAGES = 100_000;
@@ -52,38 +49,15 @@ const WORDS = [
   'pix',
 ];
 
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Number(sorted[Math.max(0, i)].toFixed(2));
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    requests: samples.length,
-    p50_ms: percentile(sorted, 50),
-    p95_ms: percentile(sorted, 95),
-    p99_ms: percentile(sorted, 99),
-    mean_ms: Number((samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(2)),
-    max_ms: Number(sorted[sorted.length - 1].toFixed(2)),
-  };
-}
-
 async function main() {
-  const dbName = `atende_bench_msg_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(BASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-'));
+  const db = await createBenchDatabase('atende_bench_msg');
+  const dataDir = db.dataDir;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: db.url,
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'bench-secret-0123456789abcdef',
     JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
@@ -240,14 +214,7 @@ async function main() {
     );
   } finally {
     await server.close();
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
-      dbName,
-    ]);
-    await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
   }
 }
 

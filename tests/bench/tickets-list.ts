@@ -13,18 +13,15 @@
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { TicketListQuerySchema, type TicketListResponse } from '../../shared/schemas/tickets';
 import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
 import { buildTicketListSql } from '../../server/src/modules/tickets/ticket-list.query';
 import { TicketViewerLoader } from '../../server/src/modules/tickets/ticket-viewer';
 import { startServer } from '../../server/src/server';
+import { createBenchDatabase, percentile } from './support/bench-support';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BIG = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 100_000;
 const REQUESTS = Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 200;
 const SMALL = 2_000;
@@ -108,26 +105,15 @@ async function seedTenant(q: Query, name: string, tickets: number, password: str
   return { tenantId: t, agentEmail: `agent0-${t}@bench.example.com`, adminEmail: admin.email as string };
 }
 
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Number(sorted[i].toFixed(2));
-}
-
 async function main() {
-  const dbName = `atende_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(BASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-'));
+  const db = await createBenchDatabase();
+  const dataDir = db.dataDir;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: db.url,
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'bench-secret-0123456789abcdef',
     JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
@@ -241,14 +227,7 @@ async function main() {
     }
   } finally {
     await server.close();
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
-      dbName,
-    ]);
-    await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
   }
 }
 

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/** What the benchmarks share: a throw-away database and data folder, and latency statistics. */
+
+export const BENCH_BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface BenchDatabase {
+  name: string;
+  /** Connection string of the new database. */
+  url: string;
+  /** An empty data folder for the server (media, secrets). */
+  dataDir: string;
+  /** Drops the database (ending its connections) and removes the data folder. */
+  drop(): Promise<void>;
+}
+
+/** A fresh database on the DATABASE_URL server (the benchmarks never touch another one). */
+export async function createBenchDatabase(prefix = 'atende_bench'): Promise<BenchDatabase> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: BENCH_BASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(BENCH_BASE_URL);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-'));
+  return {
+    name,
+    url: url.toString(),
+    dataDir,
+    async drop() {
+      const c = new Client({ connectionString: BENCH_BASE_URL });
+      await c.connect();
+      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+        name,
+      ]);
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The p-th percentile (nearest rank) of ascending samples, to 2 decimals. */
+export function percentile(sorted: readonly number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Number(sorted[i].toFixed(2));
+}
+
+/** p50/p95/p99, mean and max (ms) of latency samples. */
+export function latencyStats(samples: readonly number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    requests: samples.length,
+    p50_ms: percentile(sorted, 50),
+    p95_ms: percentile(sorted, 95),
+    p99_ms: percentile(sorted, 99),
+    mean_ms: Number((samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(2)),
+    max_ms: Number(sorted[sorted.length - 1].toFixed(2)),
+  };
+}
