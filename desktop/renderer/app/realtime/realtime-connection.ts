@@ -6,6 +6,7 @@ import { applyContactEvent, applyContactImportProgress } from '../../api/contact
 import { syncApi } from '../../api/sync.api';
 import { patchUserInLists, usersApi, type UserProfile } from '../../api/users.api';
 import { applyAttendanceEvent } from '../../features/attendance/attendance-realtime';
+import { applyChannelEvent } from '../../features/channels/channel-realtime';
 import { translate } from '../../i18n/i18n-instance';
 import { currentSocketUrl } from '../config/app-config';
 import { appStorage } from '../session/app-storage';
@@ -30,6 +31,7 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
       store.dispatch(syncApi.endpoints.getEventsSince.initiate(seq, { forceRefetch: true, subscribe: false })).unwrap(),
     onEvent(event) {
       if (applyAttendanceEvent(store.dispatch, store.getState, event)) return;
+      if (applyChannelEvent(store.dispatch, store.getState, event)) return;
       for (const update of planCacheUpdates(event)) {
         if (update.kind === 'invalidate') {
           store.dispatch(baseApi.util.invalidateTags(update.tags));

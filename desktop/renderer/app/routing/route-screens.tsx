@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { AttendancePage } from '../../features/attendance/attendance-page';
 import { BusinessHoursPage } from '../../features/business-hours/business-hours-page';
+import { ChannelsPage } from '../../features/channels/channels-page';
 import { ContactsRoute } from '../../features/contacts/contacts-route';
 import { DemandsPage } from '../../features/demands/demands-page';
 import { KanbansPage } from '../../features/kanban/kanbans-page';
@@ -35,4 +36,6 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   mensagensRapidas: () => <QuickMessagesPage />,
   horarioAtendimento: () => <BusinessHoursPage />,
   usuarios: () => <UsersPage />,
+  sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
+  sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
 };

@@ -1,0 +1,352 @@
+import { Callout, FormGroup, H6, HTMLSelect, InputGroup, NumericInput, Switch, TextArea } from '@blueprintjs/core';
+import { AUTO_DISTRIBUTION_VALUES } from '@shared/schemas/channels';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCreateChannelMutation, useUpdateChannelMutation, type Channel, type CreateChannelBody } from '../../api/channels.api';
+import { useListQueuesQuery } from '../../api/queues.api';
+import { useListAllTenantUsersQuery } from '../../api/users.api';
+import { showToast } from '../../app/feedback/toaster';
+import { FormDialog } from '../../app/crud/form-dialog';
+import { formFailureOf } from '../../app/crud/form-errors';
+import {
+  CHANNEL_TYPES,
+  buildCreateBody,
+  buildUpdateBody,
+  changeFormType,
+  evolutionNamePreview,
+  initialChannelForm,
+  isSecretStored,
+  providerFieldsFor,
+  validateOptionsJson,
+  type ChannelFormState,
+  type ChannelType,
+  type FieldErrors,
+  type ProviderField,
+} from './channel-form.logic';
+
+/** Fields whose i18n help text exists (`channels.fieldHelp.<name>`). */
+const FIELD_HELP = new Set(['wabaApiVersion', 'tokenTelegram', 'pairingNumber', 'proxyUrl', 'evolutionUrl', 'wuzapiUrl', 'meowUrl', 'hubChannelId']);
+
+/**
+ * Create or edit a channel (spec sections 3 and 5): the type (creation only) decides which
+ * provider fields show; secrets are write-only (an input of a stored secret says so and may stay
+ * empty); behaviour fields; advanced options as JSON checked here as the server checks it.
+ */
+export function ChannelFormDialog({ channel, onClose }: { channel: Channel | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const editing = channel !== null;
+  const [form, setForm] = useState<ChannelFormState>(() => initialChannelForm(channel, channel?.type ?? 'telegram'));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<{ message: string; code: string | null } | null>(null);
+  const [createChannel, creating] = useCreateChannelMutation();
+  const [updateChannel, updating] = useUpdateChannelMutation();
+  const queues = useListQueuesQuery();
+  const users = useListAllTenantUsersQuery();
+
+  const change = (patch: Partial<ChannelFormState>, ...fields: string[]) => {
+    setForm((current) => ({ ...current, ...patch }));
+    setErrors((current) => {
+      const next = { ...current };
+      for (const field of fields) delete next[field];
+      return next;
+    });
+    setFailure(null);
+  };
+  const changeProvider = (name: string, value: string) =>
+    change({ provider: { ...form.provider, [name]: value } }, name);
+
+  const submit = async () => {
+    setFailure(null);
+    try {
+      if (channel) {
+        const { body, errors: local } = buildUpdateBody(channel, form);
+        setErrors(local);
+        if (Object.keys(local).length > 0) return;
+        if (body) await updateChannel({ id: channel.id, body }).unwrap();
+      } else {
+        const { body, errors: local } = buildCreateBody(form);
+        setErrors(local);
+        if (Object.keys(local).length > 0) return;
+        await createChannel(body as CreateChannelBody).unwrap();
+      }
+      showToast(t('channels.saved'), 'success');
+      onClose();
+    } catch (error) {
+      const refused = formFailureOf(error, t);
+      const body = (error as { data?: { message?: unknown } } | undefined)?.data;
+      // ERR_CHANNEL_TYPE_UNSUPPORTED carries the type in the server's sentence: show that one.
+      const message =
+        refused.code === 'ERR_CHANNEL_TYPE_UNSUPPORTED' && typeof body?.message === 'string' ? body.message : refused.message;
+      setFailure({ message, code: refused.code });
+      setErrors(refused.fields);
+    }
+  };
+
+  const fieldError = (name: string) => errors[name];
+  const providerFields = providerFieldsFor(form.type);
+
+  const renderProviderField = (field: ProviderField) => {
+    const id = `channel-${field.name}`;
+    const stored = field.secret && isSecretStored(channel, field.name);
+    const error = fieldError(field.name);
+    const help = stored
+      ? t('channels.secretStoredHelp')
+      : FIELD_HELP.has(field.name)
+        ? t(`channels.fieldHelp.${field.name}`)
+        : field.secret
+          ? t('channels.secretHelp')
+          : undefined;
+    return (
+      <FormGroup
+        key={field.name}
+        label={t(`channels.fields.${field.name}`)}
+        labelFor={id}
+        labelInfo={field.required && !stored ? '*' : undefined}
+        intent={error ? 'danger' : 'none'}
+        helperText={error ?? help}
+      >
+        <InputGroup
+          id={id}
+          name={field.name}
+          type={field.secret ? 'password' : field.input === 'url' ? 'url' : 'text'}
+          inputMode={field.input === 'digits' ? 'numeric' : undefined}
+          autoComplete={field.secret ? 'new-password' : 'off'}
+          placeholder={stored ? t('channels.secretStored') : undefined}
+          value={form.provider[field.name] ?? ''}
+          intent={error ? 'danger' : 'none'}
+          onChange={(event) => changeProvider(field.name, event.currentTarget.value)}
+          data-testid={`channel-field-${field.name}`}
+        />
+      </FormGroup>
+    );
+  };
+
+  const optionsError = fieldError('options');
+  const evoPreview = form.type === 'evo' && !editing && form.name.trim() !== '' ? evolutionNamePreview(form.name) : null;
+
+  return (
+    <FormDialog
+      isOpen
+      wide
+      title={editing ? t('channels.editTitle', { name: channel.name }) : t('channels.createTitle')}
+      icon="mobile-phone"
+      saving={creating.isLoading || updating.isLoading}
+      error={failure?.message}
+      onSubmit={() => void submit()}
+      onClose={onClose}
+      testId="channel-form"
+    >
+      {failure?.code === 'ERR_CHANNEL_TYPE_UNSUPPORTED' ? (
+        <Callout intent="warning" icon="build" className="channel-form-callout" data-testid="channel-type-unsupported">
+          {t('channels.unsupportedHelp', { type: t(`channels.types.${form.type}`) })}
+        </Callout>
+      ) : null}
+      <div className="channel-form-grid">
+        <FormGroup label={t('channels.type')} labelFor="channel-type" labelInfo="*" helperText={editing ? t('channels.typeLocked') : undefined}>
+          <HTMLSelect
+            id="channel-type"
+            fill
+            value={form.type}
+            disabled={editing}
+            onChange={(event) => {
+              setForm((current) => changeFormType(current, event.currentTarget.value as ChannelType));
+              setErrors({});
+              setFailure(null);
+            }}
+            data-testid="channel-type"
+          >
+            {CHANNEL_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`channels.types.${type}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup
+          label={t('crud.name')}
+          labelFor="channel-name"
+          labelInfo="*"
+          intent={fieldError('name') ? 'danger' : 'none'}
+          helperText={
+            fieldError('name') ??
+            (editing && form.type === 'evo'
+              ? t('channels.evoNameLocked')
+              : evoPreview !== null
+                ? t('channels.evoNamePreview', { name: evoPreview || '—' })
+                : form.type === 'evo'
+                  ? t('channels.evoNameRule')
+                  : undefined)
+          }
+        >
+          <InputGroup
+            id="channel-name"
+            autoFocus={!editing}
+            value={form.name}
+            disabled={editing && form.type === 'evo'}
+            intent={fieldError('name') ? 'danger' : 'none'}
+            onChange={(event) => change({ name: event.currentTarget.value }, 'name')}
+            data-testid="channel-name"
+          />
+        </FormGroup>
+      </div>
+
+      {providerFields.length > 0 ? (
+        <section className="channel-form-section" data-testid="channel-provider-fields">
+          <H6>{t('channels.sections.provider', { type: t(`channels.types.${form.type}`) })}</H6>
+          <div className="channel-form-grid">{providerFields.map(renderProviderField)}</div>
+        </section>
+      ) : null}
+
+      <section className="channel-form-section">
+        <H6>{t('channels.sections.behaviour')}</H6>
+        <div className="channel-form-grid">
+          <FormGroup label={t('channels.queue')} labelFor="channel-queue" intent={fieldError('queueId') ? 'danger' : 'none'} helperText={fieldError('queueId') ?? t('channels.queueHelp')}>
+            <HTMLSelect
+              id="channel-queue"
+              fill
+              value={form.queueId === null ? '' : String(form.queueId)}
+              onChange={(event) => change({ queueId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'queueId')}
+              data-testid="channel-queue"
+            >
+              <option value="">{t('channels.noQueue')}</option>
+              {(queues.data ?? []).map((queue) => (
+                <option key={queue.id} value={queue.id}>
+                  {queue.name}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={t('channels.user')} labelFor="channel-user" intent={fieldError('userId') ? 'danger' : 'none'} helperText={fieldError('userId') ?? t('channels.userHelp')}>
+            <HTMLSelect
+              id="channel-user"
+              fill
+              value={form.userId === null ? '' : String(form.userId)}
+              onChange={(event) => change({ userId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'userId')}
+              data-testid="channel-user"
+            >
+              <option value="">{t('channels.noUser')}</option>
+              {(users.data ?? []).map((user) => (
+                <option key={user.id} value={user.id}>
+                  {user.name}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={t('channels.autoDistribution')} labelFor="channel-auto-distribution" helperText={t('channels.autoDistributionHelp')}>
+            <HTMLSelect
+              id="channel-auto-distribution"
+              fill
+              value={form.autoDistribution}
+              onChange={(event) => change({ autoDistribution: event.currentTarget.value as ChannelFormState['autoDistribution'] }, 'autoDistribution')}
+              data-testid="channel-auto-distribution"
+            >
+              {AUTO_DISTRIBUTION_VALUES.map((value) => (
+                <option key={value} value={value}>
+                  {t(`channels.autoDistributionValues.${value}`)}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup
+            label={t('channels.closingKeyword')}
+            labelFor="channel-closing-keyword"
+            intent={fieldError('closingKeyword') ? 'danger' : 'none'}
+            helperText={fieldError('closingKeyword') ?? t('channels.closingKeywordHelp')}
+          >
+            <InputGroup
+              id="channel-closing-keyword"
+              value={form.closingKeyword}
+              onChange={(event) => change({ closingKeyword: event.currentTarget.value }, 'closingKeyword')}
+              data-testid="channel-closing-keyword"
+            />
+          </FormGroup>
+        </div>
+        <FormGroup
+          label={t('channels.farewellMessage')}
+          labelFor="channel-farewell"
+          intent={fieldError('farewellMessage') ? 'danger' : 'none'}
+          helperText={fieldError('farewellMessage') ?? t('channels.farewellMessageHelp')}
+        >
+          <TextArea
+            id="channel-farewell"
+            fill
+            rows={2}
+            value={form.farewellMessage}
+            onChange={(event) => change({ farewellMessage: event.currentTarget.value }, 'farewellMessage')}
+            data-testid="channel-farewell"
+          />
+        </FormGroup>
+        <div className="channel-form-grid channel-form-grid-birthday">
+          <FormGroup
+            label={t('channels.birthdayMessage')}
+            labelFor="channel-birthday"
+            intent={fieldError('birthdayMessage') ? 'danger' : 'none'}
+            helperText={fieldError('birthdayMessage') ?? t('channels.birthdayMessageHelp')}
+          >
+            <TextArea
+              id="channel-birthday"
+              fill
+              rows={2}
+              value={form.birthdayMessage}
+              onChange={(event) => change({ birthdayMessage: event.currentTarget.value }, 'birthdayMessage')}
+              data-testid="channel-birthday"
+            />
+          </FormGroup>
+          <FormGroup
+            label={t('channels.birthdayHour')}
+            labelFor="channel-birthday-hour"
+            intent={fieldError('birthdayHour') ? 'danger' : 'none'}
+            helperText={fieldError('birthdayHour') ?? t('channels.birthdayHourHelp')}
+          >
+            <NumericInput
+              id="channel-birthday-hour"
+              min={0}
+              max={23}
+              stepSize={1}
+              minorStepSize={null}
+              allowNumericCharactersOnly
+              value={form.birthdayHour}
+              onValueChange={(_value, text) => change({ birthdayHour: text }, 'birthdayHour')}
+              intent={fieldError('birthdayHour') ? 'danger' : 'none'}
+              data-testid="channel-birthday-hour"
+            />
+          </FormGroup>
+        </div>
+        <Switch
+          label={t('channels.isDefault')}
+          checked={form.isDefault}
+          disabled={editing && channel.isDefault}
+          onChange={(event) => change({ isDefault: event.currentTarget.checked }, 'isDefault')}
+          data-testid="channel-is-default"
+        />
+      </section>
+
+      <section className="channel-form-section">
+        <H6>{t('channels.sections.advanced')}</H6>
+        <FormGroup
+          label={t('channels.options')}
+          labelFor="channel-options"
+          intent={optionsError ? 'danger' : 'none'}
+          helperText={optionsError ?? t('channels.optionsHelp')}
+        >
+          <TextArea
+            id="channel-options"
+            fill
+            rows={4}
+            className="channel-options-input"
+            spellCheck={false}
+            placeholder='{"rejectCalls": true}'
+            value={form.options}
+            intent={optionsError ? 'danger' : 'none'}
+            onChange={(event) => change({ options: event.currentTarget.value }, 'options')}
+            onBlur={() => {
+              const problem = validateOptionsJson(form.options);
+              if (problem) setErrors((current) => ({ ...current, options: problem }));
+            }}
+            data-testid="channel-options"
+          />
+        </FormGroup>
+      </section>
+    </FormDialog>
+  );
+}
