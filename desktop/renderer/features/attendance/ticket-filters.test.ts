@@ -82,7 +82,7 @@ describe('saved attendance filters (filtrosAtendimento)', () => {
       diasAntigos: 30,
       queuesIds: [],
       whatsappIds: [],
-      selectedUser: [],
+      selectedUser: null,
       tags: [2, 9],
       kanbanIds: [],
       showAll: false,
@@ -92,6 +92,16 @@ describe('saved attendance filters (filtrosAtendimento)', () => {
     });
     // What was written reads back the same (a reload restores it).
     expect(readSavedFilters(JSON.parse(JSON.stringify(saved)))).toEqual({ ...next, tags: [9, 2].sort(), withUnreadMessages: true });
+  });
+
+  it('writes selectedUser as the stored schema wants it (one id, several as 1,2, none as null) and reads it back', () => {
+    const one = toSavedFilters({ ...DEFAULT_FILTERS, selectedUser: [4] }, null);
+    expect(one.selectedUser).toBe(4);
+    expect(readSavedFilters(one).selectedUser).toEqual([4]);
+    const two = toSavedFilters({ ...DEFAULT_FILTERS, selectedUser: [9, 4] }, null);
+    expect(two.selectedUser).toBe('4,9');
+    expect(readSavedFilters(two).selectedUser).toEqual([4, 9]);
+    expect(readSavedFilters(toSavedFilters(DEFAULT_FILTERS, null)).selectedUser).toEqual([]);
   });
 
   it('toggles ids in and out without mutating', () => {

@@ -41,8 +41,10 @@ export const DEFAULT_FILTERS: AttendanceFilters = {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Ids as saved by this client or another one (numbers, numeric strings, `{id}` objects). */
+/** Ids as saved by this client or another one (numbers, numeric strings, `{id}` objects, `'1,2'`). */
 function readIds(value: unknown): number[] {
+  if (typeof value === 'number') value = [value];
+  if (typeof value === 'string') value = value.split(',').map((part) => part.trim());
   if (!Array.isArray(value)) return [];
   const ids = value
     .map((item) => (isRecord(item) ? item.id : item))
@@ -73,6 +75,9 @@ export function toSavedFilters(filters: AttendanceFilters, previous: unknown): R
   const base = isRecord(previous) ? { ...previous } : {};
   for (const key of FILTER_LIST_KEYS) base[key] = [...filters[key]].sort((a, b) => a - b);
   for (const key of FILTER_FLAG_KEYS) base[key] = filters[key];
+  // The stored schema keeps selectedUser as one value (the anchor's single user): an id, several as '1,2', or null.
+  const users = base.selectedUser as number[];
+  base.selectedUser = users.length === 0 ? null : users.length === 1 ? users[0] : users.join(',');
   return base;
 }
 
