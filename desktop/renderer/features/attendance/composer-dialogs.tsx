@@ -86,7 +86,7 @@ export function ButtonsDialog({ ticketId, initialText, onClose, onSent }: { tick
   };
   const bodyError = show(check.body);
   return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.buttons.title')} data-testid="buttons-dialog">
+    <Dialog isOpen onClose={onClose} title={t('chatTools.buttons.title')}>
       <DialogBody>
         <FormGroup
           label={t('chatTools.buttons.text')}
@@ -201,7 +201,7 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
   };
   const err = (key: string | null) => (touched && key ? t(key) : undefined);
   return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.schedule.title')} data-testid="schedule-dialog">
+    <Dialog isOpen onClose={onClose} title={t('chatTools.schedule.title')}>
       <DialogBody>
         <FormGroup label={t('chatTools.schedule.message')} labelFor="schedule-body" intent={err(check.body) ? 'danger' : 'none'} helperText={<span data-testid="schedule-body-error">{err(check.body)}</span>}>
           <TextArea id="schedule-body" value={body} onChange={(e) => setBody(e.target.value)} fill rows={3} data-testid="schedule-body" />
@@ -347,7 +347,7 @@ export function ForwardDialog({ messageIds, onClose, onForwarded }: { messageIds
     }
   };
   return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.forward.title')} data-testid="forward-dialog">
+    <Dialog isOpen onClose={onClose} title={t('chatTools.forward.title')}>
       <DialogBody>
         <p className="bp6-text-muted">{t('chatTools.forward.selected', { count: messageIds.length })}</p>
         <ContactPicker
@@ -384,7 +384,7 @@ export function ContactCardDialog({ onClose, onSend }: { onClose: () => void; on
   const [contact, setContact] = useState<ContactDto | null>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.contactCard.title')} data-testid="contact-card-dialog">
+    <Dialog isOpen onClose={onClose} title={t('chatTools.contactCard.title')}>
       <DialogBody>
         <ContactPicker selected={contact} onSelect={setContact} />
       </DialogBody>
@@ -442,7 +442,7 @@ export function MentionDialog({ ticketId, body, onClose, onSent }: { ticketId: n
     }
   };
   return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.mention.title')} data-testid="mention-dialog">
+    <Dialog isOpen onClose={onClose} title={t('chatTools.mention.title')}>
       <DialogBody>
         <p className="mention-preview">{body}</p>
         <FormGroup label={t('chatTools.mention.numbers')} labelFor="mention-numbers" helperText={t('chatTools.mention.numbersHelp')}>

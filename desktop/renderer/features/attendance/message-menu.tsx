@@ -114,7 +114,7 @@ function EditDialog({ message, onClose }: { message: Message; onClose: () => voi
     else onClose();
   };
   return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.edit.title')} data-testid="edit-dialog">
+    <Dialog isOpen onClose={onClose} title={t('chatTools.edit.title')}>
       <DialogBody>
         <TextArea value={body} onChange={(e) => setBody(e.target.value)} fill rows={3} autoFocus data-testid="edit-body" />
         {error && (
