@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -14,6 +14,11 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'atende-e2e-'));
 process.env.E2E_SEED_PASSWORD ??= 'E2e-Seed-pass1!';
 // The fake WhatsApp Cloud API of tests/e2e/console.spec.ts listens here; the server is pointed at it.
 process.env.E2E_FAKE_GRAPH_PORT ??= String(PORT + 1);
+// The fake Telegram Bot API of tests/e2e/channels.spec.ts listens here; the server is pointed at it.
+process.env.E2E_FAKE_TELEGRAM_PORT ??= String(PORT + 2);
+// The injected Baileys socket (tests/fakes/baileys-socket.fake.ts) is driven through this control port.
+process.env.E2E_FAKE_BAILEYS_CONTROL_PORT ??= String(PORT + 3);
+const BAILEYS_SOCKET_MODULE = path.resolve('tests/fakes/baileys-socket.fake.ts');
 
 const baseURL = `http://127.0.0.1:${PORT}`;
 
@@ -68,6 +73,16 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       WABA_GRAPH_BASE_URL: `http://127.0.0.1:${process.env.E2E_FAKE_GRAPH_PORT}`,
+      TELEGRAM_API_BASE_URL: `http://127.0.0.1:${process.env.E2E_FAKE_TELEGRAM_PORT}`,
+      // Baileys channels talk to the injected fake socket: a QR code at once, the phone "pairs"
+      // only when a spec asks (POST /pair on the control port).
+      ...(existsSync(BAILEYS_SOCKET_MODULE)
+        ? {
+            BAILEYS_SOCKET_MODULE,
+            FAKE_BAILEYS_CONNECT_AFTER_MS: '0',
+            FAKE_BAILEYS_CONTROL_PORT: process.env.E2E_FAKE_BAILEYS_CONTROL_PORT,
+          }
+        : {}),
     },
   },
 });
