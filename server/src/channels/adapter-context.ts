@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
 import type { ChannelAdapter, ChannelRecord, ChannelType, SessionStatus } from './channel-adapter';
+import type { InboundPipeline } from './inbound/inbound-pipeline';
 
 /** What a session change may carry besides the state itself. */
 export interface SessionChange {
@@ -25,6 +26,11 @@ export interface AdapterContext {
    * now stored; an invalid transition throws ERR_WAPP_SESSION_TRANSITION.
    */
   setStatus(next: SessionStatus, change?: SessionChange): Promise<SessionStatus>;
+  /**
+   * The inbound pipeline, for providers whose messages arrive on a connection the adapter
+   * holds (Baileys) rather than on a webhook route. Set by the registry.
+   */
+  inbound?: Pick<InboundPipeline, 'receive' | 'applyStatus'>;
 }
 
 export type AdapterFactory = (ctx: AdapterContext) => ChannelAdapter;

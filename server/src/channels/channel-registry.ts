@@ -94,6 +94,7 @@ export class ChannelRegistry {
       config: this.deps.config,
       logger: this.deps.logger,
       setStatus: (next, change) => this.setStatus(channel, next, change),
+      inbound: this.inbound,
     };
     const adapter = factory(context);
     this.adapters.set(channel.id, { adapter, fingerprint });
