@@ -26,10 +26,14 @@ export const AttendanceFilterSchema = z
         .optional(),
       queuesIds: idList.optional(),
       whatsappIds: idList.optional(),
+      /** One user id, several as '1,2' or a list (the console saves a list). */
       selectedUser: z
-        .union([z.int(), z.string().max(64)])
+        .union([z.int(), z.string().max(64), idList])
         .nullable()
         .optional(),
+      /** Contact tags and kanban columns (GET /tickets filters beyond the spec's). */
+      tags: idList.optional(),
+      kanbanIds: idList.optional(),
       withUnreadMessages: z.boolean().optional(),
       isNotAssignedUser: z.boolean().optional(),
       includeNotQueueDefined: z.boolean().optional(),

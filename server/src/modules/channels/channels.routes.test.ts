@@ -212,7 +212,15 @@ describe('GET /whatsapp and /whatsapp/:whatsappId', () => {
     expect(other.status).toBe(404);
     expect(other.body.error).toBe('ERR_NO_WAPP_FOUND');
     expect((await req('GET', `/whatsapp/${mine.id}`, { token: a.users.user.token })).status).toBe(403);
-    expect((await req('GET', '/whatsapp', { token: a.users.user.token })).status).toBe(403);
+    // Agents list the channels (ticket filter, transfer) without any of their setup.
+    const agentList = await req('GET', '/whatsapp', { token: a.users.user.token });
+    expect(agentList.status).toBe(200);
+    expect(agentList.body).toEqual([
+      expect.objectContaining({ id: mine.id, name: expect.any(String), status: 'CONNECTED', webhookUrl: null }),
+    ]);
+    expect(agentList.body[0]).toMatchObject({ wabaPhoneNumberId: null, hasManagerToken: false, providerSettings: {} });
+    expectNoSecrets(agentList.body, [mine.appSecret, mine.verifyToken, bed.fake.token]);
+    expect((await req('GET', '/whatsapp', { token: b.users.user.token })).body).toEqual([]);
     expect((await req('GET', `/whatsapp/${mine.id}`)).status).toBe(401);
     expect((await req('GET', '/whatsapp')).status).toBe(401);
     const bad = await req('GET', '/whatsapp/abc', { token: a.users.admin.token });

@@ -19,6 +19,7 @@ import { providerOf } from '../../channels/providers';
 import { hasTemplates } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
+import { SUPERVISOR_PROFILES } from '../../core/policy';
 import { lockTenant, type Queryable } from '../../core/tenant-catalog';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { AppDeps } from '../../deps';
@@ -51,13 +52,19 @@ const WABA_SECRET_KEYS = ['wabaManagerToken', 'wabaAppSecret', 'wabaVerifyToken'
 export class ChannelsService {
   constructor(private readonly deps: ChannelsDeps) {}
 
+  /**
+   * Supervisors and admins get every channel in full. Agents get the list too (their ticket
+   * filter and the transfer to another channel name them), reduced to what an agent needs:
+   * no webhook URL, provider settings, session details or reasons.
+   */
   async list(auth: AuthContext): Promise<ChannelDto[]> {
-    channelPolicy.authorize(auth, 'list');
+    const agent = !isSupervisorProfile(auth.profile);
+    if (!agent) channelPolicy.authorize(auth, 'list');
     const rows: ChannelRow[] = await this.deps.dataSource.query(
       `SELECT * FROM channels WHERE "tenantId" = $1 ORDER BY lower(name), id`,
       [auth.tenantId],
     );
-    return rows.map((row) => this.present(row));
+    return rows.map((row) => (agent ? forAgents(this.present(row)) : this.present(row)));
   }
 
   async get(auth: AuthContext, id: number): Promise<ChannelDto> {
@@ -354,6 +361,31 @@ async function assertReferences(
     if (rows.length === 0)
       throw new AppError('ERR_NO_USER_FOUND', { status: 400, fields: [{ path: 'userId', message: 'usuário não encontrado' }] });
   }
+}
+
+function isSupervisorProfile(profile: AuthContext['profile']): boolean {
+  return (SUPERVISOR_PROFILES as readonly string[]).includes(profile);
+}
+
+/** What an agent sees of a channel: its identity and whether it is up, nothing of its setup. */
+function forAgents(dto: ChannelDto): ChannelDto {
+  return {
+    ...dto,
+    statusReason: null,
+    qrcode: null,
+    pairingCode: null,
+    webhookUrl: null,
+    providerSettings: {},
+    storedSecrets: [],
+    options: null,
+    wabaPhoneNumberId: null,
+    wabaBusinessAccountId: null,
+    wabaApiVersion: null,
+    hasManagerToken: false,
+    hasAppSecret: false,
+    hasVerifyToken: false,
+    hasTelegramToken: false,
+  };
 }
 
 /** Settings of a generic provider as given: a null clears one (optional settings). */

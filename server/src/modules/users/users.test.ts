@@ -128,7 +128,16 @@ describe('PUT /users/{id}/configs', () => {
     expect(first.status).toBe(200);
     expect(first.body.configs).toEqual({ filtrosAtendimento: null, isDark: true });
 
-    const filters = { status: ['open', 'pending'], queuesIds: [1, 2], showAll: false, searchParam: 'maria', customFlag: 'kept' };
+    const filters = {
+      status: ['open', 'pending'],
+      queuesIds: [1, 2],
+      showAll: false,
+      searchParam: 'maria',
+      customFlag: 'kept',
+      selectedUser: [3, 4],
+      tags: [7],
+      kanbanIds: ['9'],
+    };
     const second = await server.request('PUT', `/users/${users.user.id}/configs/`, {
       token: users.user.token,
       body: { filtrosAtendimento: filters },
@@ -142,6 +151,20 @@ describe('PUT /users/{id}/configs', () => {
     expect(event?.audience).toEqual({ scope: 'user', userId: users.user.id });
     expect(event?.payload).toMatchObject({ action: 'update', user: { id: users.user.id, configs: { isDark: true } } });
     expect(JSON.stringify(event?.payload)).not.toMatch(/passwordHash|tokenVersion/);
+  });
+
+  it('refuses a malformed filter (tags not a list of ids) and stores nothing', async () => {
+    const { users } = await server.createTenantWithUsers();
+    const res = await server.request('PUT', `/users/${users.user.id}/configs`, {
+      token: users.user.token,
+      body: { filtrosAtendimento: { tags: 'vip', selectedUser: { id: 1 } } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.fields.map((f: { path: string }) => f.path).sort()).toEqual([
+      'filtrosAtendimento.selectedUser',
+      'filtrosAtendimento.tags',
+    ]);
+    expect((await userRow(users.user.id)).configs).toEqual({});
   });
 
   it("lets an admin of the tenant change another user's configs", async () => {
