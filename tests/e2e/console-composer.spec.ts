@@ -160,6 +160,17 @@ test.describe('agent console composer (signed in as admin)', () => {
       const listed = await api(page, 'GET', '/scheduleMessages/');
       expect(listed.messages.some((m: { body: string }) => m.body === `Lembrete agendado ${tag}`)).toBe(true);
 
+      // A second scheduled message, canceled from its menu: it leaves the thread.
+      await page.getByTestId('composer-input').fill(`Agendamento cancelado ${tag}`);
+      await page.getByTestId('composer-schedule').click();
+      await schedule.getByTestId('schedule-preset-in30Minutes').click();
+      await schedule.getByTestId('schedule-submit').click();
+      const canceled = message(`Agendamento cancelado ${tag}`);
+      await expect(canceled).toHaveAttribute('data-status', 'scheduled');
+      await openMenu(canceled);
+      await page.getByTestId('menu-cancel-schedule').click();
+      await expect(canceled).toHaveCount(0);
+
       // Reaction on the customer's message: shown in the thread and sent to the fake.
       const first = message(`Pergunta 01 ${tag}`);
       await openMenu(first);
@@ -242,6 +253,18 @@ test.describe('agent console composer (signed in as admin)', () => {
           { timeout: 20_000 },
         )
         .toEqual(expect.arrayContaining([`Pergunta 01 ${tag}`, `Pergunta 02 ${tag}`]));
+
+      // A contact card: the destination contact as a vCard file, uploaded to the fake as a document.
+      await page.getByTestId('composer-contact-card').click();
+      const card = page.getByRole('dialog', { name: 'Enviar cartão de contato' });
+      await card.getByTestId('contact-picker-search').fill(`Destino Encaminhar ${tag}`);
+      await card.getByTestId('contact-picker-option').filter({ hasText: `Destino Encaminhar ${tag}` }).click();
+      await card.getByTestId('contact-card-submit').click();
+      await expect(card).toHaveCount(0);
+      await expect(message(`Destino-Encaminhar-${tag}.vcf`)).toBeVisible();
+      await expect
+        .poll(() => fake.sentMessages().find((m) => m?.type === 'document' && m?.document?.filename === `Destino-Encaminhar-${tag}.vcf`), { timeout: 20_000 })
+        .toBeTruthy();
 
       // Search the thread and jump to a result.
       await page.getByTestId('composer-search').click();

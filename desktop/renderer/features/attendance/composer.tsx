@@ -253,11 +253,6 @@ export function Composer({
       {tools?.selecting && (
         <div className="forward-bar" data-testid="forward-bar">
           <span data-testid="forward-count">{t('chatTools.forward.selected', { count: tools.selected.length })}</span>
-          {tools.selectionError && (
-            <Tag intent="danger" minimal data-testid="forward-limit">
-              {t(tools.selectionError)}
-            </Tag>
-          )}
           <span className="chat-header-spacer" />
           <Button onClick={tools.stopSelecting} data-testid="forward-cancel">
             {t('chatTools.cancel')}
@@ -266,6 +261,11 @@ export function Composer({
             {t('chatTools.forward.start')}
           </Button>
         </div>
+      )}
+      {tools?.selecting && tools.selectionError && (
+        <Callout intent="danger" compact data-testid="forward-limit">
+          {t(tools.selectionError)}
+        </Callout>
       )}
       {replyTo && (
         <div className="composer-reply" data-testid="composer-reply">
