@@ -246,6 +246,7 @@ export class BaileysSession {
     this.deps.sessions.drop(this.channelId, this);
     if (opts.announce) await this.setState('DISCONNECTED', { reason: null });
     else this.state = 'DISCONNECTED';
+    this.release();
   }
 
   /** Server stopping: the socket closes, the login stays (the session resumes on start). */
@@ -253,6 +254,7 @@ export class BaileysSession {
     const sock = this.stopSocket();
     if (sock) await Promise.resolve(sock.end(undefined)).catch(() => undefined);
     this.deps.sessions.drop(this.channelId, this);
+    this.release();
     await this.idle().catch(() => undefined);
   }
 
@@ -262,7 +264,6 @@ export class BaileysSession {
     this.timer = null;
     const sock = this.sock;
     this.sock = null;
-    this.release();
     return sock;
   }
 
@@ -348,6 +349,7 @@ export class BaileysSession {
         const sock = this.stopSocket();
         if (sock) await Promise.resolve(sock.end(undefined)).catch(() => undefined);
         this.deps.sessions.drop(this.channelId, this);
+        this.release();
         return;
       }
       this.logger.warn({ channelId: this.channelId, next, reason: messageOf(err) }, 'baileys session state not changed');
@@ -427,10 +429,12 @@ export class BaileysSession {
         this.stopSocket();
         await clearAuthState(this.deps.dataSource, this.channelId).catch(() => undefined);
         await this.setState('DISCONNECTED', { reason: code === DISCONNECT.loggedOut ? REASONS.loggedOut : REASONS.badSession });
+        this.release();
         return;
       case DISCONNECT.connectionReplaced:
         this.logger.warn({ channelId: this.channelId }, 'baileys session opened elsewhere (another server process?); this socket stops');
         this.stopSocket();
+        this.release();
         return;
       case DISCONNECT.restartRequired:
         // Expected right after a QR scan: the login is saved, a new socket finishes it.
