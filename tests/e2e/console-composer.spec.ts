@@ -39,6 +39,8 @@ const randomNumber = (prefix: string) => `${prefix}${String(Math.floor(Math.rand
 
 /** Opens the per-message menu of a message row. */
 async function openMenu(message: Locator) {
+  // The previous menu has finished closing (Blueprint's popover transition).
+  await expect(message.page().getByTestId('message-menu')).toHaveCount(0);
   await message.hover();
   await message.getByTestId('message-menu-button').click();
   await expect(message.page().getByTestId('message-menu')).toBeVisible();

@@ -119,6 +119,7 @@ export function Composer({
     drafts.write(ticketId, value);
     setError(null);
     setChoices(null);
+    if (recorder.errorKey) recorder.clearError();
   };
 
   const insertEmoji = (emoji: string) => {
