@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
 import { AppError } from '../core/app-error';
 import { eventCount, lastEvent } from '../../../tests/helpers/domain-events';
+import type { AdapterFactory } from './adapter-context';
 import type { ChannelAdapter, ChannelRecord, SessionStatus } from './channel-adapter';
 import { canTransition, statesLeadingTo } from './session-state';
 import { createWabaChannel, startWabaTestBed, type WabaTestBed } from './waba/waba.test-support';
@@ -112,19 +113,26 @@ describe('ChannelRegistry', () => {
       providerConfig: {},
       secrets: {},
     };
-    expect(registry().supports('instagram')).toBe(false);
-    const err = await appError(() => registry().adapterFor(record));
-    expect(err.code).toBe('ERR_CHANNEL_TYPE_UNSUPPORTED');
-    expect(err.message).toContain('instagram');
-    const stub = { type: 'instagram' } as ChannelAdapter;
-    registry().register('instagram', () => stub);
+    // A provider taken out of the registry stands for one whose adapter does not exist yet.
+    const factory = (registry() as unknown as { factories: Record<string, AdapterFactory | undefined> }).factories.instagram;
+    registry().unregister('instagram');
     try {
-      expect(registry().supports('instagram')).toBe(true);
-      expect(registry().adapterFor(record)).toBe(stub);
+      expect(registry().supports('instagram')).toBe(false);
+      const err = await appError(() => registry().adapterFor(record));
+      expect(err.code).toBe('ERR_CHANNEL_TYPE_UNSUPPORTED');
+      expect(err.message).toContain('instagram');
+      const stub = { type: 'instagram' } as ChannelAdapter;
+      registry().register('instagram', () => stub);
+      try {
+        expect(registry().supports('instagram')).toBe(true);
+        expect(registry().adapterFor(record)).toBe(stub);
+      } finally {
+        registry().unregister('instagram');
+      }
+      expect(registry().supports('instagram')).toBe(false);
     } finally {
-      registry().unregister('instagram');
+      if (factory) registry().register('instagram', factory);
     }
-    expect(registry().supports('instagram')).toBe(false);
   });
 
   it('loads channels within the tenant only, the default, and a ready adapter only when CONNECTED', async () => {
