@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverTelegramUpdate, FakeTelegramBotApi, newTelegramChatId, telegramUpdate } from '../fakes/telegram-bot-api.fake';
-import { ARTIFACTS, storageStatePath, toast } from './e2e-support';
+import { ARTIFACTS, loginThroughUi, storageStatePath, toast } from './e2e-support';
 
 /**
  * The channel screen (/sessoes) against the real server and provider fakes:
@@ -237,5 +237,25 @@ test.describe('channels screen (signed in as admin)', () => {
     } finally {
       if (channelId !== null) await call(page, 'DELETE', `/whatsapp/${channelId}`);
     }
+  });
+});
+
+test.describe('channels screen for other profiles', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('a supervisor sees the channels read-only', async ({ page }) => {
+    await loginThroughUi(page, 'super');
+    await page.getByTestId('app-menu').getByRole('menuitem', { name: 'Canais', exact: true }).click();
+    await expect(page.getByTestId('page-sessoes')).toBeVisible();
+    await expect(page.getByTestId('read-only-notice')).toHaveText('Somente leitura: apenas administradores configuram os canais.');
+    await expect(page.getByTestId('channel-add')).toHaveCount(0);
+  });
+
+  test('the super administrator: /sessoestenants says it lists their own tenant only', async ({ page }) => {
+    await loginThroughUi(page, 'superadmin');
+    await page.getByTestId('app-menu').getByRole('menuitem', { name: 'Canais das empresas' }).click();
+    await expect(page.getByTestId('page-sessoestenants')).toBeVisible();
+    await expect(page.getByTestId('channels-cross-tenant-note')).toContainText('são exibidos os canais da sua própria empresa');
+    await expect(page.getByTestId('channel-add').first()).toBeVisible();
   });
 });

@@ -92,7 +92,18 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
   return (
     <CrudPage
       routeId={routeId}
-      description={crossTenant ? t('channels.descriptionTenants') : t('channels.description')}
+      description={
+        crossTenant ? (
+          <>
+            {t('channels.descriptionTenants')}{' '}
+            <strong className="channel-cross-tenant-note" data-testid="channels-cross-tenant-note">
+              {t('channels.crossTenantNote')}
+            </strong>
+          </>
+        ) : (
+          t('channels.description')
+        )
+      }
       add={canAdmin ? { label: t('channels.add'), onClick: () => setEditing('new'), testId: 'channel-add' } : null}
       readOnlyNotice={canAdmin ? null : t('channels.readOnly')}
       list={list}
@@ -117,11 +128,6 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
         </>
       }
     >
-      {crossTenant ? (
-        <Callout intent="primary" icon="info-sign" className="crud-page-notice" data-testid="channels-cross-tenant-note">
-          {t('channels.crossTenantNote')}
-        </Callout>
-      ) : null}
       <div className="channel-grid" data-testid="channel-list">
         {channels.map((channel) => {
           const actions = sessionActions(channel);
