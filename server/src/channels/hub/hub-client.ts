@@ -64,13 +64,16 @@ export class HubClient {
    * elsewhere gets no credentials).
    */
   async download(fileUrl: string, maxBytes: number): Promise<{ buffer: Buffer; contentType: string | null }> {
-    let sameOrigin = false;
-    try {
-      sameOrigin = new URL(fileUrl).origin === new URL(this.opts.baseUrl).origin;
-    } catch {
-      sameOrigin = false;
-    }
+    const sameOrigin = originOf(fileUrl) !== null && originOf(fileUrl) === originOf(this.opts.baseUrl);
     return downloadUrl(fileUrl, maxBytes, this.opts.timeoutMs, 'Hub', sameOrigin ? { 'x-api-token': this.opts.token } : {});
+  }
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
   }
 }
 

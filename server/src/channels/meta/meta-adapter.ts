@@ -33,6 +33,8 @@ export const META_MEDIA_MAX_BYTES = 25 * 1024 * 1024;
 export const META_SUBSCRIBED_FIELDS = 'messages,messaging_postbacks,message_deliveries,message_reads,message_reactions';
 const PROFILE_CACHE_MAX = 5000;
 const PROFILE_TTL_MS = 6 * 3600_000;
+/** A profile lookup runs while Meta waits for the webhook's answer: it gets a short deadline. */
+const PROFILE_TIMEOUT_MS = 3000;
 
 export interface MetaSettings {
   /** Facebook page the channel sends as (both types: Instagram messaging goes through its page). */
@@ -304,6 +306,7 @@ export class MetaAdapter implements ChannelAdapter {
           `/${encodeURIComponent(senderId)}`,
           undefined,
           { fields: 'name,username,profile_pic' },
+          Math.min(this.opts.timeoutMs, PROFILE_TIMEOUT_MS),
         );
         found = { name: p.name?.trim() || p.username?.trim() || null, picture: p.profile_pic ?? null };
       } else {
@@ -312,6 +315,7 @@ export class MetaAdapter implements ChannelAdapter {
           `/${encodeURIComponent(senderId)}`,
           undefined,
           { fields: 'first_name,last_name,profile_pic' },
+          Math.min(this.opts.timeoutMs, PROFILE_TIMEOUT_MS),
         );
         const name = [p.first_name, p.last_name].filter(Boolean).join(' ').trim() || p.name?.trim();
         found = { name: name || null, picture: p.profile_pic ?? null };

@@ -46,7 +46,13 @@ export class MetaGraphClient {
   }
 
   /** `path` is below the version, e.g. `/123/messages`. */
-  async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: Body, query?: Record<string, string>): Promise<T> {
+  async call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: Body,
+    query?: Record<string, string>,
+    timeoutMs = this.opts.timeoutMs,
+  ): Promise<T> {
     const url = new URL(`${this.opts.baseUrl}/${this.apiVersion}${path}`);
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { authorization: `Bearer ${this.opts.accessToken}` };
@@ -57,7 +63,7 @@ export class MetaGraphClient {
     } else if (body && 'form' in body) {
       payload = body.form;
     }
-    const res = await timedFetch(url.toString(), { method, headers, body: payload }, this.opts.timeoutMs, 'Graph API');
+    const res = await timedFetch(url.toString(), { method, headers, body: payload }, timeoutMs, 'Graph API');
     if (!res.ok) throw await graphErrorOf(res);
     try {
       return (await res.json()) as T;

@@ -69,8 +69,6 @@ async function createChannel(adminToken: string, type: MetaType, extra: Record<s
   };
 }
 
-type Channel = Awaited<ReturnType<typeof createChannel>>;
-
 /** A tenant with a connected channel and a ticket opened by an inbound message of a named person. */
 async function tenantWithTicket(type: MetaType) {
   const t = await server.createTenantWithUsers();
