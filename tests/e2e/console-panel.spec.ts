@@ -231,11 +231,14 @@ test.describe('agent console panel (signed in as admin)', () => {
     await page.goto(`/#/atendimento/${ticket.id}`);
     await expect(page.getByTestId('chat-contact-name')).toHaveText(contact.name);
 
+    // Blueprint's Dialog drops data-testid: the dialog is found by its role and title.
+    const transferDialog = page.getByRole('dialog', { name: 'Transferir atendimento', exact: true });
     await page.getByTestId('ticket-transfer').click();
+    await expect(transferDialog).toBeVisible();
     await page.getByTestId('transfer-tab-user').click();
     await page.getByTestId('transfer-user').selectOption(String(agentId));
     await page.getByTestId('transfer-submit').click();
-    await expect(page.getByTestId('transfer-dialog')).toHaveCount(0);
+    await expect(transferDialog).toHaveCount(0);
     await expect.poll(async () => (await api(page, 'GET', `/tickets/${ticket.id}`)).userId).toBe(agentId);
 
     await page.getByTestId('ticket-transfer').click();
@@ -261,17 +264,19 @@ test.describe('agent console panel (signed in as admin)', () => {
       await expect(page.getByTestId('new-ticket-error')).toContainText('Já existe um ticket aberto/pendente para esse contato.');
     };
 
+    const newTicketDialog = page.getByRole('dialog', { name: 'Novo atendimento', exact: true });
     await tryCreate();
+    await expect(newTicketDialog).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/console-new-ticket-existing.png` });
     await page.getByTestId('new-ticket-open-existing').click();
-    await expect(page.getByTestId('new-ticket-dialog')).toHaveCount(0);
+    await expect(newTicketDialog).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`#/atendimento/${existing.id}$`));
     await expect(page.getByTestId('chat-contact-name')).toHaveText(contact.name);
     await expect(page.getByTestId('chat-status')).toHaveText('Pendente');
 
     await tryCreate();
     await page.getByTestId('new-ticket-assign-existing').click();
-    await expect(page.getByTestId('new-ticket-dialog')).toHaveCount(0);
+    await expect(newTicketDialog).toHaveCount(0);
     await expect(page.getByTestId('chat-status')).toHaveText('Aberto');
     const adminId = await userIdOf(page, ACCOUNTS.admin);
     expect((await api(page, 'GET', `/tickets/${existing.id}`)).userId).toBe(adminId);

@@ -170,10 +170,13 @@ test.describe('agent console (signed in as admin)', () => {
     await api(page, 'POST', '/queue', { name: `Financeiro E2E ${randomBytes(2).toString('hex')}` });
     const queues: { id: number; name: string }[] = await api(page, 'GET', '/queue');
     const target = queues.find((q) => q.name.startsWith('Financeiro E2E'))!;
+    // Blueprint's Dialog drops data-testid: the dialog is found by its role and title.
+    const transferDialog = page.getByRole('dialog', { name: 'Transferir atendimento', exact: true });
     await page.getByTestId('ticket-transfer').click();
+    await expect(transferDialog).toBeVisible();
     await page.getByTestId('transfer-queue').selectOption(String(target.id));
     await page.getByTestId('transfer-submit').click();
-    await expect(page.getByTestId('transfer-dialog')).toHaveCount(0);
+    await expect(transferDialog).toHaveCount(0);
     await expect(page.getByTestId('chat-status')).toHaveText('Pendente');
     await page.getByTestId('ticket-transfer').click();
     await page.getByTestId('transfer-queue').selectOption(String(target.id));

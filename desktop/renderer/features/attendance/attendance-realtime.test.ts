@@ -2,7 +2,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import { describe, expect, it, vi } from 'vitest';
 import { baseApi } from '../../api/base.api';
 import { messagesApi, type Message } from '../../api/messages.api';
-import { ticketsApi, type Ticket, type TicketListArgs } from '../../api/tickets.api';
+import { ticketsApi, type Ticket, type TicketListArgs, type TicketNote } from '../../api/tickets.api';
 import type { AppDispatch, RootState } from '../../app/store';
 import { applyAttendanceEvent } from './attendance-realtime';
 
@@ -94,6 +94,36 @@ describe('attendance realtime', () => {
     expect(applyAttendanceEvent(dispatch, getState, { name: 'ticket:delete', payload: { action: 'delete', ticketId: 2, reason: 'hidden' } })).toBe(true);
     expect(ticketsApi.endpoints.getTickets.select(pending)(getState()).data?.tickets).toEqual([]);
     expect(applyAttendanceEvent(dispatch, getState, { name: 'queue:update', payload: {} })).toBe(false);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('ticket:note events add and remove notes of a loaded note list, in id order, without fetching', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const store = createTestStore();
+    const dispatch = store.dispatch as unknown as AppDispatch;
+    const getState = store.getState as unknown as () => RootState;
+    const note = (id: number, ticketId = 1): TicketNote => ({
+      id,
+      ticketId,
+      note: `nota ${id}`,
+      userId: 7,
+      user: { id: 7, name: 'Ana' },
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
+    });
+    await dispatch(ticketsApi.util.upsertQueryData('getTicketNotes', 1, [note(1), note(3)]));
+    const notes = () => ticketsApi.endpoints.getTicketNotes.select(1)(getState()).data?.map((n) => n.id);
+
+    expect(applyAttendanceEvent(dispatch, getState, { name: 'ticket:note', payload: { action: 'create', ticketId: 1, note: note(4) } })).toBe(true);
+    applyAttendanceEvent(dispatch, getState, { name: 'ticket:note', payload: { action: 'create', ticketId: 1, note: note(2) } });
+    // The same note twice (our own add, then its event) is kept once.
+    applyAttendanceEvent(dispatch, getState, { name: 'ticket:note', payload: { action: 'create', ticketId: 1, note: note(4) } });
+    expect(notes()).toEqual([1, 2, 3, 4]);
+    applyAttendanceEvent(dispatch, getState, { name: 'ticket:note', payload: { action: 'delete', ticketId: 1, noteId: 3 } });
+    applyAttendanceEvent(dispatch, getState, { name: 'ticket:note', payload: { action: 'delete', ticketId: 1, noteId: 99 } });
+    expect(notes()).toEqual([1, 2, 4]);
+    // Another ticket's notes were never loaded: nothing is created for them.
+    applyAttendanceEvent(dispatch, getState, { name: 'ticket:note', payload: { action: 'create', ticketId: 2, note: note(5, 2) } });
+    expect(ticketsApi.endpoints.getTicketNotes.select(2)(getState()).data).toBeUndefined();
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,6 @@
 import { SOCKET_EVENTS, type DomainEventEnvelope } from '@shared/events';
 import { messagesApi, type Message, type MessagePage } from '../../api/messages.api';
-import { ticketsApi, type Ticket, type TicketListArgs, type TicketListPage } from '../../api/tickets.api';
+import { ticketsApi, type Ticket, type TicketListArgs, type TicketListPage, type TicketNote } from '../../api/tickets.api';
 import type { AppDispatch, RootState } from '../../app/store';
 import { announceInboundMessage, refreshUnreadAttention } from './attention';
 import { upsertMessage } from './message-display';
@@ -24,6 +24,24 @@ function ticketEventOf(name: string, payload: Record<string, unknown>): TicketLi
   if ((name === SOCKET_EVENTS.ticketCreate || name === SOCKET_EVENTS.ticketUpdate) && isRecord(payload.ticket))
     return { action: name === SOCKET_EVENTS.ticketCreate ? 'create' : 'update', ticket: payload.ticket as unknown as Ticket };
   return null;
+}
+
+/** Applies a `ticket:note` event (`{action: 'create', ticketId, note}` / `{action: 'delete', ticketId, noteId}`) to a cached note list. */
+export function applyNoteEvent(notes: TicketNote[], payload: Record<string, unknown>): void {
+  if (payload.action === 'create' && isRecord(payload.note) && typeof payload.note.id === 'number') {
+    const note = payload.note as unknown as TicketNote;
+    const at = notes.findIndex((n) => n.id === note.id);
+    if (at >= 0) notes[at] = note;
+    else {
+      // The server lists notes oldest first (by id).
+      let index = notes.findIndex((n) => n.id > note.id);
+      if (index < 0) index = notes.length;
+      notes.splice(index, 0, note);
+    }
+  } else if (payload.action === 'delete' && typeof payload.noteId === 'number') {
+    const at = notes.findIndex((n) => n.id === payload.noteId);
+    if (at >= 0) notes.splice(at, 1);
+  }
 }
 
 /**
@@ -52,6 +70,12 @@ export function applyAttendanceEvent(
         }),
       );
     refreshUnreadAttention(getState());
+    return true;
+  }
+  if (event.name === SOCKET_EVENTS.ticketNote) {
+    // Notes of the contact panel: only a list already loaded is patched (an unloaded one fetches fresh).
+    if (typeof payload.ticketId === 'number')
+      dispatch(ticketsApi.util.updateQueryData('getTicketNotes', payload.ticketId, (draft: TicketNote[]) => applyNoteEvent(draft, payload)));
     return true;
   }
   if (
