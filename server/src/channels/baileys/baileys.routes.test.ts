@@ -96,6 +96,24 @@ describe('baileys channels through the routes', () => {
     await waitFor(async () => (await server.deps.dataSource.query(`SELECT status FROM messages WHERE id = $1`, [messageId]))[0].status === 'read', 'read');
   });
 
+  it('POST /messages/syncOld asks the phone for older messages of the chat (a positive limit required); they arrive as messages', async () => {
+    const noLimit = await server.request('POST', '/messages/syncOld', { token: admin.token, body: { ticketId } });
+    expect(noLimit.status).toBe(400);
+    expect(noLimit.body.fields[0].path).toBe('limit');
+    const res = await server.request('POST', '/messages/syncOld', { token: admin.token, body: { ticketId, limit: 2 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ requested: 1, limit: 2 });
+    expect(sock.historyRequests.at(-1)).toMatchObject({ count: 2, key: { id: 'ROUTE-IN-1', fromMe: false, remoteJid: '5511966665555@s.whatsapp.net' } });
+    const old = (id: string, ts: number) => textMessage('5511966665555', `antiga ${id}`, { id, timestamp: ts });
+    sock.history([old('OLD-1', 1_600_000_001), old('OLD-2', 1_600_000_002), old('OLD-3', 1_600_000_003)]);
+    await waitFor(async () => {
+      const rows = await server.deps.dataSource.query(`SELECT "messageId" FROM messages WHERE "ticketId" = $1 AND "messageId" LIKE 'OLD-%' ORDER BY "messageId"`, [ticketId]);
+      return rows.map((r: { messageId: string }) => r.messageId).join() === 'OLD-2,OLD-3';
+    }, 'history stored');
+    const byChannel = await server.request('POST', '/messages/syncOldByUser', { token: admin.token, body: { whatsappId: id, limit: 10 } });
+    expect(byChannel.body).toEqual({ requested: 1, limit: 10 });
+  });
+
   it('another tenant: 404 on the session routes, nothing changes', async () => {
     const other = await server.createTenantWithUsers();
     for (const method of ['POST', 'DELETE']) {

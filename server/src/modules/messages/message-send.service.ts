@@ -14,6 +14,11 @@ import {
   type SendMessageResponse,
 } from '@shared/schemas/messages';
 import { AppError } from '../../core/app-error';
+
+/** An adapter that can import old messages (QR-code sessions). */
+interface HistoryAdapter {
+  requestHistory(limit: number, anchors: { target: OutboundTarget; providerMessageId: string; timestamp: number }[]): Promise<number>;
+}
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
 import { upsertActiveTicket } from '../tickets/ticket-upsert';
@@ -401,23 +406,58 @@ export class MessageSendService {
 
   /**
    * POST /messages/syncOld and /messages/syncOldByUser: importing a channel's old history
-   * needs a provider that keeps it (QR-code sessions); the official API has no history.
+   * needs a provider that keeps it (QR-code sessions, whose adapter has `requestHistory`); the
+   * official API has no history. A QR-code channel asks the phone for up to `limit` older
+   * messages of the ticket's chat (or of the channel's 20 most recent tickets' chats), before
+   * the oldest message stored; they arrive through the inbound pipeline.
    */
-  async syncOld(auth: AuthContext, input: { whatsappId?: number; ticketId?: number }): Promise<never> {
-    let channelType: string | null = null;
+  async syncOld(
+    auth: AuthContext,
+    input: { whatsappId?: number; ticketId?: number; limit?: number },
+  ): Promise<{ requested: number; limit: number }> {
+    let channel: Awaited<ReturnType<typeof loadChannel>> = null;
+    let ticketIds: number[] = [];
     if (input.ticketId !== undefined) {
       const { ticket } = await this.access.ticket(auth, input.ticketId);
-      if (ticket.whatsappId !== null)
-        channelType = (await loadChannel(this.deps.dataSource, auth.tenantId, ticket.whatsappId))?.type ?? null;
+      if (ticket.whatsappId !== null) channel = await loadChannel(this.deps.dataSource, auth.tenantId, ticket.whatsappId);
+      ticketIds = [ticket.id];
     }
     if (input.whatsappId !== undefined) {
-      const channel = await loadChannel(this.deps.dataSource, auth.tenantId, input.whatsappId);
+      channel = await loadChannel(this.deps.dataSource, auth.tenantId, input.whatsappId);
       if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
-      channelType = channel.type;
     }
-    throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
-      message: `A sincronização do histórico de mensagens não está disponível para ${channelType ? `conexões ${channelType}` : 'esta conexão'}.`,
-    });
+    const adapter = channel ? await this.adapters()?.adapterFor(channel) : undefined;
+    const history = adapter as (ChannelAdapter & Partial<HistoryAdapter>) | undefined;
+    if (!channel || !history || typeof history.requestHistory !== 'function') {
+      throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+        message: `A sincronização do histórico de mensagens não está disponível para ${channel ? `conexões ${channel.type}` : 'esta conexão'}.`,
+      });
+    }
+    if (!input.limit) {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'limit', message: 'informe quantas mensagens importar (número positivo)' }] });
+    }
+    if (input.ticketId === undefined) {
+      const rows: { id: number }[] = await this.deps.dataSource.query(
+        `SELECT id FROM tickets WHERE "tenantId" = $1 AND "whatsappId" = $2 ORDER BY "lastMessageAt" DESC NULLS LAST, id DESC LIMIT 20`,
+        [auth.tenantId, channel.id],
+      );
+      ticketIds = rows.map((r) => r.id);
+    }
+    const anchors: { target: OutboundTarget; providerMessageId: string; timestamp: number }[] = [];
+    for (const id of ticketIds) {
+      const ticket = await loadTicket(this.deps.dataSource, id);
+      if (!ticket) continue;
+      const [oldest] = (await this.deps.dataSource.query(
+        `SELECT "messageId", COALESCE(timestamp, extract(epoch FROM "createdAt")::bigint) AS ts FROM messages
+          WHERE "ticketId" = $1 AND "tenantId" = $2 AND "messageId" IS NOT NULL AND "whatsappId" = $3
+          ORDER BY COALESCE(timestamp, extract(epoch FROM "createdAt")::bigint), id LIMIT 1`,
+        [id, auth.tenantId, channel.id],
+      )) as { messageId: string; ts: string | number }[];
+      const target = oldest ? await resolveTarget(this.deps.dataSource, channel, ticket.contactId, ticket.isGroup) : null;
+      if (oldest && target) anchors.push({ target, providerMessageId: oldest.messageId, timestamp: Number(oldest.ts) });
+    }
+    const requested = await this.callProvider(() => history.requestHistory!(input.limit!, anchors));
+    return { requested, limit: input.limit };
   }
 
   /** Writes the drafts (idempotent on their client ids), then asks for their delivery. */

@@ -136,10 +136,10 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await sender.edit(authOf(ctx), ctx.input);
   });
   router.post('/messages/syncOld', auth, validate(SyncOldMessagesSchema), async (ctx: AppContext) => {
-    await sender.syncOld(authOf(ctx), ctx.input);
+    ctx.body = await sender.syncOld(authOf(ctx), ctx.input);
   });
   router.post('/messages/syncOldByUser', auth, validate(SyncOldMessagesSchema), async (ctx: AppContext) => {
-    await sender.syncOld(authOf(ctx), ctx.input);
+    ctx.body = await sender.syncOld(authOf(ctx), ctx.input);
   });
   router.post('/messages/sendBirthday', auth, validate(SendBirthdaySchema), async (ctx: AppContext) => {
     ctx.body = await birthdays.send(authOf(ctx), ctx.input);
