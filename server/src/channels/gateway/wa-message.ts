@@ -23,10 +23,10 @@ export const num = (v: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
-/** Phone digits of a WhatsApp JID (`5511988887777:12@s.whatsapp.net` -> `5511988887777`). */
+/** Phone digits of a WhatsApp JID (`5511988887777:12@s.whatsapp.net`, `5511988887777.0:3@...` -> `5511988887777`). */
 export function digitsOfJid(jid: string | undefined | null): string {
   if (!jid) return '';
-  return jid.split('@')[0].split(':')[0].replace(/\D/g, '');
+  return jid.split('@')[0].split(':')[0].split('.')[0].replace(/\D/g, '');
 }
 
 export const isGroupJid = (jid: string | undefined | null): boolean => !!jid && jid.endsWith('@g.us');
