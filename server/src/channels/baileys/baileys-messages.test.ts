@@ -151,3 +151,45 @@ describe('statuses, JIDs, buttons, backoff', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, t))).toEqual([2000, 4000, 8000, 16000, 32000, 60000, 60000]);
   });
 });
+
+describe('the injected socket in auto mode (how a real server process under Playwright is driven)', () => {
+  it('a QR at once, open after connectAfterMs; a stored login opens without a QR; the control endpoint pairs, delivers and lists sends', async () => {
+    const { fakeBaileys, makeWASocket } = await import('../../../../tests/fakes/baileys-socket.fake');
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    process.env.FAKE_BAILEYS_CONTROL_PORT = String(port);
+    try {
+      fakeBaileys.reset({ mode: 'auto', connectAfterMs: 60 });
+      const seen: string[] = [];
+      const sock = makeWASocket({ auth: { creds: {}, keys: {} }, logger: undefined } as never);
+      sock.ev.process((e) => {
+        if (e['connection.update']?.qr) seen.push('qr');
+        if (e['connection.update']?.connection) seen.push(e['connection.update'].connection);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).toEqual(['qr', 'open']);
+      const resumed = makeWASocket({ auth: { creds: { me: { id: '5511999990000:7@s.whatsapp.net' }, registered: true }, keys: {} }, logger: undefined } as never);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(resumed.isOpen).toBe(true);
+      expect(resumed.qrCount).toBe(0);
+
+      fakeBaileys.configure({ connectAfterMs: 0 });
+      const waiting = makeWASocket({ auth: { creds: {}, keys: {} }, logger: undefined } as never);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(waiting.qrCount).toBe(1);
+      expect(waiting.isOpen).toBe(false);
+      const base = `http://127.0.0.1:${port}`;
+      expect(await (await fetch(`${base}/pair`, { method: 'POST', body: '{}' })).json()).toEqual({ opened: 1 });
+      expect(waiting.isOpen).toBe(true);
+      const received: unknown[] = [];
+      waiting.ev.process((e) => e['messages.upsert'] && received.push(e['messages.upsert']));
+      const inbound = await (await fetch(`${base}/inbound`, { method: 'POST', body: JSON.stringify({ from: '5511988887777', text: 'Oi' }) })).json();
+      expect(inbound.delivered).toBe(3);
+      expect(received).toEqual([{ type: 'notify', messages: [expect.objectContaining({ message: { conversation: 'Oi' } })] }]);
+      await waiting.sendMessage('5511988887777@s.whatsapp.net', { text: 'Olá' });
+      expect(await (await fetch(`${base}/sent`)).json()).toEqual([expect.objectContaining({ jid: '5511988887777@s.whatsapp.net', content: { text: 'Olá' } })]);
+    } finally {
+      delete process.env.FAKE_BAILEYS_CONTROL_PORT;
+      fakeBaileys.reset();
+    }
+  });
+});
