@@ -221,12 +221,16 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
                             data-testid="channel-set-default"
                           />
                         ) : null}
-                        <MenuItem
-                          icon="import"
-                          text={t('channels.actions.sync')}
-                          onClick={() => void run(syncMessages(channel.id), 'channels.syncStarted')}
-                          data-testid="channel-sync"
-                        />
+                        {isQrChannel(channel.type) ? (
+                          // History import exists for QR-code channels only, once connected.
+                          <MenuItem
+                            icon="import"
+                            text={t('channels.actions.sync')}
+                            disabled={!actions.sync}
+                            onClick={() => void run(syncMessages(channel.id), 'channels.syncStarted')}
+                            data-testid="channel-sync"
+                          />
+                        ) : null}
                         <MenuDivider />
                         <MenuItem icon="disable" text={t('channels.actions.clearTickets')} onClick={() => setClearing(channel)} data-testid="channel-clear" />
                         <MenuItem
