@@ -135,6 +135,34 @@ describe('ChannelRegistry', () => {
     }
   });
 
+  it('resumes on start only the sessions of live-connection providers that were up or coming up', async () => {
+    const { tenant } = await bed.server.createTenantWithUsers();
+    const ids: Record<string, number> = {};
+    for (const status of ['CONNECTED', 'OPENING', 'CONNECTION_LOST', 'qrcode', 'TIMEOUT', 'DISCONNECTED']) {
+      const [row] = await bed.server.deps.dataSource.query(
+        `INSERT INTO channels ("tenantId", name, type, status, "providerConfig", secrets) VALUES ($1, $2, 'baileys', $3, '{}', '{}') RETURNING id`,
+        [tenant.id, `B ${status}`, status],
+      );
+      ids[status] = row.id;
+    }
+    const started: number[] = [];
+    const factory = (registry() as unknown as { factories: Record<string, AdapterFactory | undefined> }).factories.baileys;
+    registry().register('baileys', (ctx) => {
+      const id = ctx.record.id;
+      return { type: 'baileys', connect: async () => void started.push(id), status: () => ctx.record.status } as ChannelAdapter;
+    });
+    try {
+      await registry().resumeSessions();
+      await registry().idle();
+      const mine = started.filter((id) => Object.values(ids).includes(id)).sort((a, b) => a - b);
+      expect(mine).toEqual([ids.CONNECTED, ids.OPENING, ids.CONNECTION_LOST].sort((a, b) => a - b));
+    } finally {
+      if (factory) registry().register('baileys', factory);
+      else registry().unregister('baileys');
+      await bed.server.deps.dataSource.query(`DELETE FROM channels WHERE "tenantId" = $1`, [tenant.id]);
+    }
+  });
+
   it('loads channels within the tenant only, the default, and a ready adapter only when CONNECTED', async () => {
     const a = await bed.server.createTenantWithUsers();
     const b = await bed.server.createTenantWithUsers();

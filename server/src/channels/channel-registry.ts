@@ -251,14 +251,16 @@ export class ChannelRegistry {
 
   /**
    * On server start: restarts the sessions of providers that hold a live connection
-   * (`resumeOnStart`), for every channel not deliberately disconnected, in the background.
+   * (`resumeOnStart`), for every channel that was up or coming up (CONNECTED, OPENING,
+   * CONNECTION_LOST), in the background. One left waiting for a QR scan, timed out or
+   * disconnected waits for someone to start it again.
    * Answers how many were started.
    */
   async resumeSessions(): Promise<number> {
     const types = [...new Set(Object.keys(this.factories).filter((t) => providerOf(t)?.resumeOnStart))];
     if (types.length === 0) return 0;
     const rows: ChannelRow[] = await this.deps.dataSource.query(
-      `SELECT * FROM channels WHERE type = ANY($1::varchar[]) AND status <> 'DISCONNECTED' ORDER BY id`,
+      `SELECT * FROM channels WHERE type = ANY($1::varchar[]) AND status IN ('CONNECTED', 'OPENING', 'CONNECTION_LOST') ORDER BY id`,
       [types],
     );
     for (const row of rows) this.connectInBackground(toChannelRecord(row));
