@@ -290,8 +290,8 @@ export class BaileysSession {
         ...(await this.proxyAgents()),
         auth: { creds: auth.state.creds, keys },
         logger: this.baileysLogger(),
-        // History arrives only when asked for (POST /messages/syncOld).
-        shouldSyncHistoryMessage: () => this.history !== null && Date.now() < this.history.until,
+        // Baileys' default history sync stays on (it carries the LID mappings Baileys 7 needs);
+        // what it brings is stored only while a history request (syncOld) is open: onHistory.
         getMessage: async (key: WAMessageKey) => (key.id ? this.sent.get(key.id) : undefined),
       };
       const sock = lib.makeWASocket(config);

@@ -181,7 +181,9 @@ describe('the injected socket in auto mode (how a real server process under Play
       expect(await (await fetch(`${base}/pair`, { method: 'POST', body: '{}' })).json()).toEqual({ opened: 1 });
       expect(waiting.isOpen).toBe(true);
       const received: unknown[] = [];
-      waiting.ev.process((e) => e['messages.upsert'] && received.push(e['messages.upsert']));
+      waiting.ev.process((e) => {
+        if (e['messages.upsert']) received.push(e['messages.upsert']);
+      });
       const inbound = await (await fetch(`${base}/inbound`, { method: 'POST', body: JSON.stringify({ from: '5511988887777', text: 'Oi' }) })).json();
       expect(inbound.delivered).toBe(3);
       expect(received).toEqual([{ type: 'notify', messages: [expect.objectContaining({ message: { conversation: 'Oi' } })] }]);
