@@ -20,6 +20,8 @@ export interface ChatTools {
   highlightId: number | null;
   /** Scrolls the thread to a message (loading older pages if needed) and highlights it. */
   jumpTo: (id: number | null) => void;
+  /** Counts jumps: a second jump to the same message scrolls to it again. */
+  jumpSeq: number;
   searchOpen: boolean;
   setSearchOpen: (open: boolean) => void;
 }
@@ -30,6 +32,11 @@ export function useChatTools(ticketId: number): ChatTools {
   const [selected, setSelected] = useState<number[]>([]);
   const [selectionError, setSelectionError] = useState<string | null>(null);
   const [highlightId, setHighlightId] = useState<number | null>(null);
+  const [jumpSeq, setJumpSeq] = useState(0);
+  const jumpTo = useCallback((id: number | null) => {
+    setHighlightId(id);
+    setJumpSeq((n) => n + 1);
+  }, []);
   const [searchOpen, setSearchOpen] = useState(false);
 
   useEffect(() => {
@@ -68,10 +75,11 @@ export function useChatTools(ticketId: number): ChatTools {
         setSelectionError(null);
       },
       highlightId,
-      jumpTo: setHighlightId,
+      jumpTo,
+      jumpSeq,
       searchOpen,
       setSearchOpen,
     }),
-    [replyTo, selecting, selected, selectionError, toggleSelected, highlightId, searchOpen],
+    [replyTo, selecting, selected, selectionError, toggleSelected, highlightId, jumpTo, jumpSeq, searchOpen],
   );
 }

@@ -1,13 +1,15 @@
 import { Button, Checkbox, Icon, Spinner, Tag } from '@blueprintjs/core';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messagesApi, useGetMessagesQuery, useRetryMessageMutation, type Message } from '../../api/messages.api';
 import { useAppDispatch } from '../../app/store-hooks';
 import { AuthenticatedImage, DownloadLink } from './authenticated-media';
 import type { ChatTools } from './chat-tools';
 import { formatScheduleDate, isForwardable } from './composer-rules';
-import { ackMarkOf, formatTime, messageDate, threadItems } from './message-display';
+import { ackMarkOf, formatTime, messageDate, threadItems, type ThreadItem } from './message-display';
 import { MessageMenu } from './message-menu';
+import { estimateItemHeight } from './thread-window';
+import { useVirtualThread } from './use-virtual-thread';
 
 export interface LocalFailedSend {
   clientId: string;
@@ -97,6 +99,83 @@ function Reactions({ message }: { message: Message }) {
   );
 }
 
+/** One message of the thread (memoised: scrolling re-renders the window, not the rows already shown). */
+const MessageRow = memo(function MessageRow({
+  message,
+  tools,
+  highlighted,
+  onRetry,
+}: {
+  message: Message;
+  tools?: ChatTools;
+  highlighted: boolean;
+  onRetry: (id: number) => void;
+}) {
+  const { t } = useTranslation();
+  const selected = tools?.selected.includes(message.id) ?? false;
+  return (
+    <div
+      className={`message-row ${message.fromMe ? 'from-me' : 'from-contact'}${message.isPrivate ? ' is-private' : ''}${
+        message.status === 'scheduled' ? ' is-scheduled' : ''
+      }${highlighted ? ' is-highlighted' : ''}${selected ? ' is-selected' : ''}`}
+      data-testid="message"
+      data-message-id={message.id}
+      data-status={message.status}
+    >
+      {tools?.selecting && (
+        <Checkbox
+          className="message-select"
+          checked={selected}
+          disabled={!isForwardable(message)}
+          onChange={() => tools.toggleSelected(message.id)}
+          aria-label={t('chatTools.forward.select')}
+          data-testid="message-select"
+        />
+      )}
+      <div className="message-bubble">
+        {tools && !tools.selecting && <MessageMenu message={message} tools={tools} />}
+        {message.isPrivate && (
+          <span className="message-private-mark" data-testid="message-private">
+            <Icon icon="eye-off" size={10} /> {t('chatTools.ghost.label')}
+          </span>
+        )}
+        <MessageBody message={message} onJump={tools?.jumpTo} />
+        {message.status === 'scheduled' && message.scheduleDate && (
+          <span className="message-scheduled" data-testid="message-scheduled">
+            <Icon icon="time" size={12} /> {t('chatTools.schedule.scheduledFor', { date: formatScheduleDate(message.scheduleDate) })}
+          </span>
+        )}
+        <Reactions message={message} />
+        {message.status === 'failed' && (
+          <div className="message-failed" data-testid="message-failed">
+            <span>{t('attendance.undelivered')}</span>
+            <Button size="small" icon="refresh" variant="minimal" onClick={() => onRetry(message.id)} data-testid="message-retry">
+              {t('attendance.retry')}
+            </Button>
+          </div>
+        )}
+        <div className="message-meta">
+          {message.isEdited && !message.isDeleted && (
+            <span className="message-edited" data-testid="message-edited">
+              {t('attendance.edited')}
+            </span>
+          )}
+          <span>{formatTime(messageDate(message))}</span>
+          <AckTick message={message} />
+        </div>
+      </div>
+    </div>
+  );
+});
+
+const NO_MESSAGES: Message[] = [];
+
+/**
+ * The ticket's thread, oldest first, virtualised: only the rows around the viewport are in the
+ * DOM (rows of any height, measured once rendered), older pages load when the agent scrolls up
+ * (the message on screen stays put), and a new message scrolls into view while the agent is at
+ * the bottom. `data-loaded-messages` on the thread tells how many messages are loaded.
+ */
 export function MessageThread({
   ticketId,
   localFailures,
@@ -109,142 +188,134 @@ export function MessageThread({
   tools?: ChatTools;
 }) {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
   const { data, isLoading, isFetching, error } = useGetMessagesQuery({ ticketId, before: null }, { refetchOnMountOrArgChange: true });
   const [retry] = useRetryMessageMutation();
-  const ref = useRef<HTMLDivElement>(null);
-  const stickToBottom = useRef(true);
-  const heightBeforeOlder = useRef<number | null>(null);
+  const onRetry = useCallback((id: number) => void retry(id), [retry]);
+  const raw = data?.messages ?? NO_MESSAGES;
   // Canceled scheduled messages leave the thread (the server lists them out too).
-  const messages = (data?.messages ?? []).filter((m) => m.status !== 'canceled');
-  const items = threadItems(messages);
+  const messages = useMemo(() => raw.filter((m) => m.status !== 'canceled'), [raw]);
+  if (isLoading) return <Spinner className="message-thread-spinner" />;
+  if (error) return <div className="message-thread-error">{t('attendance.loadError')}</div>;
+  return (
+    <ThreadViewport
+      ticketId={ticketId}
+      messages={messages}
+      hasMore={data?.hasMore ?? false}
+      nextBefore={data?.nextBefore ?? null}
+      isFetching={isFetching}
+      tools={tools}
+      onRetry={onRetry}
+      localFailures={localFailures}
+      onRetryLocal={onRetryLocal}
+    />
+  );
+}
+
+function ThreadViewport({
+  ticketId,
+  messages,
+  hasMore,
+  nextBefore,
+  isFetching,
+  tools,
+  onRetry,
+  localFailures,
+  onRetryLocal,
+}: {
+  ticketId: number;
+  messages: Message[];
+  hasMore: boolean;
+  nextBefore: number | null;
+  isFetching: boolean;
+  tools?: ChatTools;
+  onRetry: (id: number) => void;
+  localFailures: LocalFailedSend[];
+  onRetryLocal: (failure: LocalFailedSend) => void;
+}) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const items = useMemo(() => threadItems(messages), [messages]);
+  const keys = useMemo(() => items.map((item) => item.key), [items]);
+  const estimate = useCallback((index: number) => estimateItemHeight(items[index]), [items]);
   const [flash, setFlash] = useState<number | null>(null);
   const [jumpMissed, setJumpMissed] = useState(false);
   const jumpPages = useRef(0);
   const highlightId = tools?.highlightId ?? null;
   const loaded = highlightId !== null && messages.some((m) => m.id === highlightId);
 
-  // A search result or quote: scroll to the message, paging older ones in until it is loaded.
+  const loadOlder = useCallback(() => {
+    if (!hasMore || !nextBefore || isFetching) return;
+    void dispatch(messagesApi.endpoints.getMessages.initiate({ ticketId, before: nextBefore }, { subscribe: false }));
+  }, [hasMore, nextBefore, isFetching, dispatch, ticketId]);
+
+  const thread = useVirtualThread({ keys, estimate, onNearTop: loadOlder });
+  const { scrollToKey } = thread;
+
+  // A search result or quote: scroll to the message (once per jump), paging older ones in until it is loaded.
+  const jumpSeq = tools?.jumpSeq ?? 0;
+  const jumpedTo = useRef<{ id: number; seq: number } | null>(null);
+  const pagingFor = useRef(jumpSeq);
   useEffect(() => {
+    if (pagingFor.current !== jumpSeq) {
+      // A new jump: its own budget of older pages.
+      pagingFor.current = jumpSeq;
+      jumpPages.current = 0;
+      setJumpMissed(false);
+    }
     if (highlightId === null) {
       jumpPages.current = 0;
       setJumpMissed(false);
       return;
     }
-    const el = ref.current?.querySelector<HTMLElement>(`[data-message-id="${highlightId}"]`);
-    if (el) {
-      stickToBottom.current = false;
-      el.scrollIntoView({ block: 'center' });
+    if (jumpedTo.current?.id === highlightId && jumpedTo.current.seq === jumpSeq) return;
+    if (loaded && scrollToKey(`m-${highlightId}`)) {
+      jumpedTo.current = { id: highlightId, seq: jumpSeq };
       setFlash(highlightId);
       jumpPages.current = 0;
       setJumpMissed(false);
-      const timer = setTimeout(() => setFlash(null), 2500);
-      return () => clearTimeout(timer);
+      return;
     }
     if (isFetching) return;
-    if (data?.hasMore && data.nextBefore && jumpPages.current < JUMP_MAX_PAGES) {
+    if (hasMore && nextBefore && jumpPages.current < JUMP_MAX_PAGES) {
       jumpPages.current += 1;
-      void dispatch(messagesApi.endpoints.getMessages.initiate({ ticketId, before: data.nextBefore }, { subscribe: false }));
+      void dispatch(messagesApi.endpoints.getMessages.initiate({ ticketId, before: nextBefore }, { subscribe: false }));
     } else setJumpMissed(true);
-    return undefined;
-  }, [highlightId, loaded, isFetching, data?.hasMore, data?.nextBefore, dispatch, ticketId]);
-
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    if (heightBeforeOlder.current !== null) {
-      // Older page prepended: keep the same message under the agent's eyes.
-      el.scrollTop = el.scrollHeight - heightBeforeOlder.current;
-      heightBeforeOlder.current = null;
-    } else if (stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [items.length, localFailures.length]);
-
+  }, [highlightId, jumpSeq, loaded, isFetching, hasMore, nextBefore, dispatch, ticketId, scrollToKey]);
   useEffect(() => {
-    stickToBottom.current = true;
-  }, [ticketId]);
+    if (flash === null) return;
+    const timer = setTimeout(() => setFlash(null), 2500);
+    return () => clearTimeout(timer);
+  }, [flash]);
 
-  const onScroll = () => {
-    const el = ref.current;
-    if (!el) return;
-    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-    if (el.scrollTop < 40 && data?.hasMore && data.nextBefore && !isFetching) {
-      heightBeforeOlder.current = el.scrollHeight;
-      void dispatch(
-        messagesApi.endpoints.getMessages.initiate({ ticketId, before: data.nextBefore }, { subscribe: false }),
-      );
-    }
-  };
-
-  if (isLoading) return <Spinner className="message-thread-spinner" />;
-  if (error) return <div className="message-thread-error">{t('attendance.loadError')}</div>;
+  const { window: win } = thread;
   return (
-    <div className="message-thread" ref={ref} onScroll={onScroll} data-testid="message-thread">
-      {data?.hasMore && isFetching && <Spinner size={16} />}
+    <div
+      className="message-thread"
+      ref={thread.containerRef}
+      onScroll={thread.onScroll}
+      data-testid="message-thread"
+      data-loaded-messages={messages.length}
+      data-rendered={win.end - win.start}
+    >
+      {hasMore && isFetching && <Spinner size={16} />}
       {jumpMissed && highlightId !== null && (
         <Tag intent="warning" minimal className="message-jump-missed" onRemove={() => tools?.jumpTo(null)}>
           {t('chatTools.search.notFound')}
         </Tag>
       )}
-      {items.map((item) =>
-        item.kind === 'day' ? (
-          <div key={item.key} className="message-day" data-testid="day-separator">
-            <span>{item.label}</span>
-          </div>
-        ) : (
-          <div
-            key={item.key}
-            className={`message-row ${item.message.fromMe ? 'from-me' : 'from-contact'}${item.message.isPrivate ? ' is-private' : ''}${
-              item.message.status === 'scheduled' ? ' is-scheduled' : ''
-            }${flash === item.message.id ? ' is-highlighted' : ''}${tools?.selected.includes(item.message.id) ? ' is-selected' : ''}`}
-            data-testid="message"
-            data-message-id={item.message.id}
-            data-status={item.message.status}
-          >
-            {tools?.selecting && (
-              <Checkbox
-                className="message-select"
-                checked={tools.selected.includes(item.message.id)}
-                disabled={!isForwardable(item.message)}
-                onChange={() => tools.toggleSelected(item.message.id)}
-                aria-label={t('chatTools.forward.select')}
-                data-testid="message-select"
-              />
-            )}
-            <div className="message-bubble">
-              {tools && !tools.selecting && <MessageMenu message={item.message} tools={tools} />}
-              {item.message.isPrivate && (
-                <span className="message-private-mark" data-testid="message-private">
-                  <Icon icon="eye-off" size={10} /> {t('chatTools.ghost.label')}
-                </span>
-              )}
-              <MessageBody message={item.message} onJump={tools?.jumpTo} />
-              {item.message.status === 'scheduled' && item.message.scheduleDate && (
-                <span className="message-scheduled" data-testid="message-scheduled">
-                  <Icon icon="time" size={12} /> {t('chatTools.schedule.scheduledFor', { date: formatScheduleDate(item.message.scheduleDate) })}
-                </span>
-              )}
-              <Reactions message={item.message} />
-              {item.message.status === 'failed' && (
-                <div className="message-failed" data-testid="message-failed">
-                  <span>{t('attendance.undelivered')}</span>
-                  <Button size="small" icon="refresh" variant="minimal" onClick={() => void retry(item.message.id)} data-testid="message-retry">
-                    {t('attendance.retry')}
-                  </Button>
-                </div>
-              )}
-              <div className="message-meta">
-                {item.message.isEdited && !item.message.isDeleted && (
-                  <span className="message-edited" data-testid="message-edited">
-                    {t('attendance.edited')}
-                  </span>
-                )}
-                <span>{formatTime(messageDate(item.message))}</span>
-                <AckTick message={item.message} />
+      <div className="message-thread-rows" ref={thread.listRef} style={{ paddingTop: win.padTop, paddingBottom: win.padBottom }}>
+        {items.slice(win.start, win.end).map((item) => (
+          <div key={item.key} className="message-thread-item" data-key={item.key}>
+            {item.kind === 'day' ? (
+              <div className="message-day" data-testid="day-separator">
+                <span>{item.label}</span>
               </div>
-            </div>
+            ) : (
+              <MessageRow message={item.message} tools={tools} highlighted={flash === item.message.id} onRetry={onRetry} />
+            )}
           </div>
-        ),
-      )}
+        ))}
+      </div>
       {localFailures.map((f) => (
         <div key={f.clientId} className="message-row from-me" data-testid="message-local-failed">
           <div className="message-bubble">
