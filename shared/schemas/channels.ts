@@ -167,9 +167,7 @@ export function providerFieldNames(type: string): { config: string[]; secrets: s
 }
 
 export const GENERIC_PROVIDER_FIELD_NAMES = Object.keys(providerFieldShape);
-export const SECRET_PROVIDER_FIELD_NAMES = [
-  ...new Set(Object.values(PROVIDER_FIELDS).flatMap((p) => Object.keys(p.secrets))),
-];
+export const SECRET_PROVIDER_FIELD_NAMES = [...new Set(Object.values(PROVIDER_FIELDS).flatMap((p) => Object.keys(p.secrets)))];
 
 /** Spec section 5: JSON configurations must be valid. */
 export const INVALID_JSON_MESSAGE = 'Invalid JSON format';
@@ -373,4 +371,23 @@ export interface MessageTemplateDto {
   /** Number of body variables ({{1}}, {{2}} ...). */
   bodyVariables: number;
   components: unknown[];
+}
+
+/** POST /admin/channels body (superadmin): a channel for the given tenant, within its plan. */
+export const AdminCreateChannelSchema = z.intersection(
+  z.object({
+    tenantId: z
+      .number({ error: 'deve ser o id de uma empresa' })
+      .int({ error: 'deve ser o id de uma empresa' })
+      .positive({ error: 'deve ser o id de uma empresa' }),
+  }),
+  CreateChannelSchema,
+);
+
+export type AdminCreateChannelInput = z.infer<typeof AdminCreateChannelSchema>;
+
+/** GET /admin/channels item: a channel of any tenant, with its tenant's name. */
+export interface AdminChannelDto extends ChannelDto {
+  tenantId: number;
+  tenantName: string;
 }

@@ -1,4 +1,4 @@
-import type { ChannelDto, CreateChannelInput, UpdateChannelInput } from '@shared/schemas/channels';
+import type { AdminChannelDto, ChannelDto, CreateChannelInput, UpdateChannelInput } from '@shared/schemas/channels';
 import { baseApi } from './base.api';
 
 /**
@@ -9,6 +9,7 @@ import { baseApi } from './base.api';
  * patches the cached list).
  */
 export type Channel = ChannelDto;
+export type AdminChannel = AdminChannelDto;
 
 /** Create body: the shared schema's input (numbers for ids, JSON text for options). */
 export type CreateChannelBody = Partial<Record<keyof CreateChannelInput, unknown>> & { type: Channel['type']; name: string };
@@ -25,6 +26,11 @@ export const channelsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     listChannels: build.query<Channel[], void>({
       query: () => '/whatsapp/',
+      providesTags: ['Channel'],
+    }),
+    /** Every tenant's channels (superadmin, /sessoestenants). */
+    listAllTenantsChannels: build.query<AdminChannel[], void>({
+      query: () => '/admin/channels',
       providesTags: ['Channel'],
     }),
     createChannel: build.mutation<Channel, CreateChannelBody>({
@@ -95,4 +101,5 @@ export const {
   useClearChannelTicketsMutation,
   useTransferChannelTicketsMutation,
   useSyncChannelMessagesMutation,
+  useListAllTenantsChannelsQuery,
 } = channelsApi;

@@ -15,6 +15,7 @@ import { showToast } from '../../app/feedback/toaster';
 import { ConfirmDeleteAlert } from '../../app/crud/confirm-delete-alert';
 import { CrudPage } from '../../app/crud/crud-page';
 import { useWriteAccess } from '../../app/crud/write-access';
+import { AllTenantsChannelsPage } from './all-tenants-channels-page';
 import { ChannelFormDialog } from './channel-form-dialog';
 import { ChannelQrDialog, ClearTicketsAlert, StatusTag, TransferTicketsDialog } from './channel-dialogs';
 import { ChannelQrImage } from './channel-qr-image';
@@ -23,15 +24,23 @@ import { isQrChannel } from './channel-form.logic';
 import { sessionActions } from './channel-status';
 import './channels.css';
 
-type Notice = { importSync?: { done: number | null; total: number | null }; battery?: { level: number | null; plugged: boolean | null } };
+type Notice = {
+  importSync?: { done: number | null; total: number | null };
+  battery?: { level: number | null; plugged: boolean | null };
+};
 
 /**
- * /sessoes (admins and supervisors of a tenant) and /sessoestenants (the platform's super
- * administrator): one card per channel with its type, number, live session state, default flag
+ * /sessoes (admins and supervisors of a tenant; /sessoestenants, the platform's super
+ * administrator's view of every tenant, is AllTenantsChannelsPage): one card per channel with its type, number, live session state, default flag
  * and webhook address, and the actions of spec section 2. Supervisors see the channels and may
  * close or move their tickets; only administrators configure them (the server decides too).
  */
 export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants' }) {
+  return routeId === 'sessoestenants' ? <AllTenantsChannelsPage /> : <TenantChannelsPage />;
+}
+
+function TenantChannelsPage() {
+  const routeId = 'sessoes';
   const { t } = useTranslation();
   const { canWrite, canAdmin } = useWriteAccess();
   const list = useListChannelsQuery();
@@ -87,23 +96,10 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
     setDeleting(null);
   };
 
-  const crossTenant = routeId === 'sessoestenants';
-
   return (
     <CrudPage
       routeId={routeId}
-      description={
-        crossTenant ? (
-          <>
-            {t('channels.descriptionTenants')}{' '}
-            <strong className="channel-cross-tenant-note" data-testid="channels-cross-tenant-note">
-              {t('channels.crossTenantNote')}
-            </strong>
-          </>
-        ) : (
-          t('channels.description')
-        )
-      }
+      description={t('channels.description')}
       add={canAdmin ? { label: t('channels.add'), onClick: () => setEditing('new'), testId: 'channel-add' } : null}
       readOnlyNotice={canAdmin ? null : t('channels.readOnly')}
       list={list}
@@ -133,7 +129,13 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
           const actions = sessionActions(channel);
           const notice = notices[channel.id];
           return (
-            <Card key={channel.id} className="channel-card" data-testid="channel-card" data-channel-id={channel.id} data-status={channel.status}>
+            <Card
+              key={channel.id}
+              className="channel-card"
+              data-testid="channel-card"
+              data-channel-id={channel.id}
+              data-status={channel.status}
+            >
               <header className="channel-card-header">
                 <div className="channel-card-title">
                   <strong data-testid="channel-card-name">{channel.name}</strong>
@@ -149,7 +151,9 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
                 <dt>{t('channels.type')}</dt>
                 <dd data-testid="channel-type-label">{t(`channels.types.${channel.type}`)}</dd>
                 <dt>{t('channels.number')}</dt>
-                <dd data-testid="channel-number">{channel.number || <span className="crud-muted">{t('channels.noNumber')}</span>}</dd>
+                <dd data-testid="channel-number">
+                  {channel.number || <span className="crud-muted">{t('channels.noNumber')}</span>}
+                </dd>
                 {channel.retries > 0 ? (
                   <>
                     <dt>{t('channels.retries')}</dt>
@@ -158,13 +162,23 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
                 ) : null}
               </dl>
               {channel.statusReason ? (
-                <Callout intent={channel.status === 'CONNECTED' ? 'none' : 'danger'} icon={null} className="channel-card-reason" data-testid="channel-status-reason">
+                <Callout
+                  intent={channel.status === 'CONNECTED' ? 'none' : 'danger'}
+                  icon={null}
+                  className="channel-card-reason"
+                  data-testid="channel-status-reason"
+                >
                   {channel.statusReason}
                 </Callout>
               ) : null}
               {channel.webhookUrl ? <WebhookUrl url={channel.webhookUrl} /> : null}
               {actions.showQr && channel.qrcode ? (
-                <button type="button" className="channel-card-qr" onClick={() => setQrFor(channel.id)} aria-label={t('channels.actions.showQr')}>
+                <button
+                  type="button"
+                  className="channel-card-qr"
+                  onClick={() => setQrFor(channel.id)}
+                  aria-label={t('channels.actions.showQr')}
+                >
                   <ChannelQrImage value={channel.qrcode} size={128} />
                 </button>
               ) : null}
@@ -182,19 +196,41 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
               ) : null}
               {notice?.battery ? (
                 <Callout intent="warning" icon="lightning" className="channel-card-reason" data-testid="channel-battery">
-                  {notice.battery.level !== null ? t('channels.batteryLow', { level: notice.battery.level }) : t('channels.batteryLowUnknown')}
+                  {notice.battery.level !== null
+                    ? t('channels.batteryLow', { level: notice.battery.level })
+                    : t('channels.batteryLowUnknown')}
                 </Callout>
               ) : null}
               <footer className="channel-card-actions">
                 <ButtonGroup>
                   {canAdmin && actions.showQr ? (
-                    <Button size="small" intent="primary" icon="mobile-phone" text={t('channels.actions.showQr')} onClick={() => setQrFor(channel.id)} data-testid="channel-show-qr" />
+                    <Button
+                      size="small"
+                      intent="primary"
+                      icon="mobile-phone"
+                      text={t('channels.actions.showQr')}
+                      onClick={() => setQrFor(channel.id)}
+                      data-testid="channel-show-qr"
+                    />
                   ) : null}
                   {canAdmin && actions.connect ? (
-                    <Button size="small" intent="success" icon="play" text={t('channels.actions.connect')} onClick={() => void connect(channel, false)} data-testid="channel-connect" />
+                    <Button
+                      size="small"
+                      intent="success"
+                      icon="play"
+                      text={t('channels.actions.connect')}
+                      onClick={() => void connect(channel, false)}
+                      data-testid="channel-connect"
+                    />
                   ) : null}
                   {canAdmin && actions.newQr ? (
-                    <Button size="small" icon="refresh" text={t('channels.actions.newQr')} onClick={() => void connect(channel, true)} data-testid="channel-new-qr" />
+                    <Button
+                      size="small"
+                      icon="refresh"
+                      text={t('channels.actions.newQr')}
+                      onClick={() => void connect(channel, true)}
+                      data-testid="channel-new-qr"
+                    />
                   ) : null}
                   {canAdmin && actions.disconnect ? (
                     <Button
@@ -212,7 +248,14 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
                     placement="bottom-end"
                     content={
                       <Menu data-testid="channel-menu">
-                        {canAdmin ? <MenuItem icon="edit" text={t('crud.edit')} onClick={() => setEditing(channel)} data-testid="channel-edit" /> : null}
+                        {canAdmin ? (
+                          <MenuItem
+                            icon="edit"
+                            text={t('crud.edit')}
+                            onClick={() => setEditing(channel)}
+                            data-testid="channel-edit"
+                          />
+                        ) : null}
                         {canAdmin && !channel.isDefault ? (
                           <MenuItem
                             icon="star"
@@ -232,7 +275,12 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
                           />
                         ) : null}
                         <MenuDivider />
-                        <MenuItem icon="disable" text={t('channels.actions.clearTickets')} onClick={() => setClearing(channel)} data-testid="channel-clear" />
+                        <MenuItem
+                          icon="disable"
+                          text={t('channels.actions.clearTickets')}
+                          onClick={() => setClearing(channel)}
+                          data-testid="channel-clear"
+                        />
                         <MenuItem
                           icon="swap-horizontal"
                           text={t('channels.actions.transfer')}
@@ -242,13 +290,25 @@ export function ChannelsPage({ routeId }: { routeId: 'sessoes' | 'sessoestenants
                         {canAdmin ? (
                           <>
                             <MenuDivider />
-                            <MenuItem intent="danger" icon="trash" text={t('crud.delete')} onClick={() => setDeleting(channel)} data-testid="channel-delete" />
+                            <MenuItem
+                              intent="danger"
+                              icon="trash"
+                              text={t('crud.delete')}
+                              onClick={() => setDeleting(channel)}
+                              data-testid="channel-delete"
+                            />
                           </>
                         ) : null}
                       </Menu>
                     }
                   >
-                    <Button size="small" variant="minimal" icon="more" aria-label={`${t('channels.actions.more')}: ${channel.name}`} data-testid="channel-more" />
+                    <Button
+                      size="small"
+                      variant="minimal"
+                      icon="more"
+                      aria-label={`${t('channels.actions.more')}: ${channel.name}`}
+                      data-testid="channel-more"
+                    />
                   </Popover>
                 ) : null}
               </footer>
@@ -279,7 +339,14 @@ function WebhookUrl({ url }: { url: string }) {
       <div className="channel-webhook-row">
         <code data-testid="channel-webhook-url">{url}</code>
         <Tooltip content={t('channels.copy')}>
-          <Button size="small" variant="minimal" icon="duplicate" aria-label={t('channels.copy')} onClick={() => void copy()} data-testid="channel-webhook-copy" />
+          <Button
+            size="small"
+            variant="minimal"
+            icon="duplicate"
+            aria-label={t('channels.copy')}
+            onClick={() => void copy()}
+            data-testid="channel-webhook-copy"
+          />
         </Tooltip>
       </div>
     </div>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
 import { createWabaChannel, startWabaTestBed, wabaBody, type WabaTestBed } from '../../channels/waba/waba.test-support';
 import { eventCount, lastEvent } from '../../../../tests/helpers/domain-events';
+import { platformTenant } from '../../../../tests/helpers/platform-tenant';
 
 let bed: WabaTestBed;
 beforeAll(async () => {
@@ -425,5 +426,64 @@ describe('/whatsappsession/:whatsappId', () => {
       expect((await req(method, `/whatsappsession/${ch.id}`, { token: a.users.super.token })).status).toBe(403);
       expect((await req(method, `/whatsappsession/${ch.id}`)).status).toBe(401);
     }
+  });
+});
+
+describe('GET|POST /admin/channels (superadmin, every tenant)', () => {
+  async function superadminToken(): Promise<string> {
+    const platform = await platformTenant(bed.server);
+    const superadmin = await bed.server.createUser(platform.id, { profile: 'superadmin' });
+    return (await bed.server.login(superadmin)).token;
+  }
+
+  it("lists every tenant's channels with their tenant, without secrets", async () => {
+    const token = await superadminToken();
+    const a = await bed.server.createTenantWithUsers();
+    const b = await bed.server.createTenantWithUsers();
+    const ca = await createWabaChannel(bed, a.users.admin.token);
+    const cb = await createWabaChannel(bed, b.users.admin.token);
+    const res = await req('GET', '/admin/channels', { token });
+    expect(res.status).toBe(200);
+    const mine = res.body.filter((c: { id: number }) => [ca.id, cb.id].includes(c.id));
+    expect(mine).toHaveLength(2);
+    expect(mine.find((c: { id: number }) => c.id === ca.id)).toMatchObject({ tenantId: a.tenant.id, tenantName: a.tenant.name });
+    expect(mine.find((c: { id: number }) => c.id === cb.id)).toMatchObject({ tenantId: b.tenant.id, tenantName: b.tenant.name });
+    expectNoSecrets(res.body, [ca.appSecret, ca.verifyToken, bed.fake.token]);
+  });
+
+  it('creates a channel for a tenant within its plan; unknown tenant 404; malformed 400', async () => {
+    const token = await superadminToken();
+    const tenant = await bed.server.createTenant({ maxConnections: 1 });
+    const created = await req('POST', '/admin/channels', { token, body: { tenantId: tenant.id, ...wabaBody(bed.fake) } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ tenantId: tenant.id, type: 'waba', isDefault: true });
+    const [row] = await bed.server.deps.dataSource.query(`SELECT "tenantId" FROM channels WHERE id = $1`, [created.body.id]);
+    expect(row.tenantId).toBe(tenant.id);
+    const over = await req('POST', '/admin/channels', { token, body: { tenantId: tenant.id, ...wabaBody(bed.fake) } });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toBe('Limite de conexões atingidas');
+    const unknown = await req('POST', '/admin/channels', { token, body: { tenantId: 99_999_999, ...wabaBody(bed.fake) } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('ERR_NO_TENANT_FOUND');
+    const bad = await req('POST', '/admin/channels', { token, body: { tenantId: 'x', type: 'fax' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['tenantId', 'type']));
+    await bed.server.deps.channels.idle();
+  });
+
+  it('refuses every other profile (403) and no token (401)', async () => {
+    const a = await bed.server.createTenantWithUsers();
+    for (const caller of [a.users.admin, a.users.super, a.users.user]) {
+      expect((await req('GET', '/admin/channels', { token: caller.token })).status, caller.profile).toBe(403);
+      const post = await req('POST', '/admin/channels', {
+        token: caller.token,
+        body: { tenantId: a.tenant.id, ...wabaBody(bed.fake) },
+      });
+      expect(post.status, caller.profile).toBe(403);
+    }
+    expect((await bed.server.deps.dataSource.query(`SELECT 1 FROM channels WHERE "tenantId" = $1`, [a.tenant.id])).length).toBe(
+      0,
+    );
+    expect((await req('GET', '/admin/channels')).status).toBe(401);
   });
 });

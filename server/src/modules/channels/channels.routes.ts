@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { authOf, type AppContext } from '../../http/context';
 import { intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
-import { CreateChannelSchema, UpdateChannelSchema } from './channels.schema';
+import { AdminCreateChannelSchema, CreateChannelSchema, UpdateChannelSchema } from './channels.schema';
 import { ChannelsService } from './channels.service';
 
 /**
@@ -17,6 +17,8 @@ import { ChannelsService } from './channels.service';
  *   DELETE /whatsapp/:whatsappId              delete                204
  *   POST|PUT /whatsappsession/:whatsappId     start / restart the session   200 ChannelDto
  *   DELETE /whatsappsession/:whatsappId       end the session       200 ChannelDto
+ *   GET    /admin/channels                    every tenant's channels (superadmin)  200 [AdminChannelDto]
+ *   POST   /admin/channels                    create for a tenant (superadmin)      201 AdminChannelDto
  */
 export function channelsRoutes(deps: AppDeps): Router {
   const router = new Router();
@@ -56,6 +58,14 @@ export function channelsRoutes(deps: AppDeps): Router {
   });
   router.delete('/whatsappsession/:whatsappId', auth, async (ctx: AppContext) => {
     ctx.body = await channels.endSession(authOf(ctx), id(ctx));
+  });
+
+  router.get(['/admin/channels', '/admin/channels/'], auth, async (ctx: AppContext) => {
+    ctx.body = await channels.listAllTenants(authOf(ctx));
+  });
+  router.post(['/admin/channels', '/admin/channels/'], auth, validate(AdminCreateChannelSchema), async (ctx: AppContext) => {
+    ctx.status = 201;
+    ctx.body = await channels.createForTenant(authOf(ctx), ctx.input);
   });
 
   return router;

@@ -7,6 +7,8 @@ import {
   WABA_FIELD_NAMES,
   evolutionInstanceName,
   providerFieldNames,
+  type AdminChannelDto,
+  type AdminCreateChannelInput,
   type ChannelDto,
   type ChannelEventPayload,
   type CreateChannelInput,
@@ -19,7 +21,7 @@ import { providerOf } from '../../channels/providers';
 import { hasTemplates } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
-import { SUPERVISOR_PROFILES } from '../../core/policy';
+import { SUPERADMIN_PROFILES, SUPERVISOR_PROFILES, requireProfile } from '../../core/policy';
 import { lockTenant, type Queryable } from '../../core/tenant-catalog';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { AppDeps } from '../../deps';
@@ -65,6 +67,29 @@ export class ChannelsService {
       [auth.tenantId],
     );
     return rows.map((row) => (agent ? forAgents(this.present(row)) : this.present(row)));
+  }
+
+  /** GET /admin/channels: every tenant's channels (superadmin), by tenant then name. */
+  async listAllTenants(auth: AuthContext): Promise<AdminChannelDto[]> {
+    requireProfile(auth, SUPERADMIN_PROFILES);
+    const rows: (ChannelRow & { tenantName: string })[] = await this.deps.dataSource.query(
+      `SELECT c.*, t.name AS "tenantName" FROM channels c JOIN tenants t ON t.id = c."tenantId"
+        ORDER BY lower(t.name), t.id, lower(c.name), c.id`,
+    );
+    return rows.map((row) => ({ ...this.present(row), tenantId: row.tenantId, tenantName: row.tenantName }));
+  }
+
+  /** POST /admin/channels: the superadmin creates a channel for a tenant, within that tenant's plan. */
+  async createForTenant(auth: AuthContext, input: AdminCreateChannelInput): Promise<AdminChannelDto> {
+    requireProfile(auth, SUPERADMIN_PROFILES);
+    const { tenantId, ...body } = input;
+    const [tenant]: { id: number; name: string }[] = await this.deps.dataSource.query(
+      `SELECT id, name FROM tenants WHERE id = $1`,
+      [tenantId],
+    );
+    if (!tenant) throw new AppError('ERR_NO_TENANT_FOUND');
+    const created = await this.create({ ...auth, tenantId: tenant.id }, body as CreateChannelInput);
+    return { ...created, tenantId: tenant.id, tenantName: tenant.name };
   }
 
   async get(auth: AuthContext, id: number): Promise<ChannelDto> {
