@@ -2,6 +2,7 @@ import { NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useEffect, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/error-mapper';
+import { useGetMessagesQuery } from '../../api/messages.api';
 import { useGetTicketQuery, useUpdateTicketMutation } from '../../api/tickets.api';
 import { useChatTools } from './chat-tools';
 import { Composer, useTicketSender } from './composer';
@@ -9,9 +10,16 @@ import { MessageSearch } from './message-search';
 import { MessageThread } from './message-thread';
 import { TicketActions } from './ticket-actions';
 
+/** The panel only starts the thread's request: its results re-render the thread, not the panel. */
+const NOTHING = {};
+const selectNothing = () => NOTHING;
+
 export function ChatPanel({ ticketId }: { ticketId: number }) {
   const { t } = useTranslation();
   const { data: ticket, error, isLoading } = useGetTicketQuery(ticketId, { refetchOnMountOrArgChange: true });
+  // The thread's newest page is fetched with the ticket, not after it (no request waterfall on open);
+  // the thread below reads the same cache entry.
+  useGetMessagesQuery({ ticketId, before: null }, { refetchOnMountOrArgChange: true, selectFromResult: selectNothing });
   const sender = useTicketSender(ticketId);
   const tools = useChatTools(ticketId);
   const [files, setFiles] = useState<File[]>([]);

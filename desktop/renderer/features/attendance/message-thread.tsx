@@ -188,7 +188,8 @@ export function MessageThread({
   tools?: ChatTools;
 }) {
   const { t } = useTranslation();
-  const { data, isLoading, isFetching, error } = useGetMessagesQuery({ ticketId, before: null }, { refetchOnMountOrArgChange: true });
+  // Fresh on every open: ChatPanel (mounted per ticket) subscribes with refetchOnMountOrArgChange.
+  const { data, isLoading, isFetching, error } = useGetMessagesQuery({ ticketId, before: null });
   const [retry] = useRetryMessageMutation();
   const onRetry = useCallback((id: number) => void retry(id), [retry]);
   const raw = data?.messages ?? NO_MESSAGES;

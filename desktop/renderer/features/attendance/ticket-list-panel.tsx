@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Checkbox, InputGroup, Spinner, Tab, Tabs, Tag, Tooltip } from '@blueprintjs/core';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
@@ -137,6 +137,10 @@ export function TicketListPanel({ selectedId, pageNumber = 1 }: { selectedId: nu
   useEffect(() => {
     setSelected((current) => (current.size ? keepListed(current, tickets.map((x) => x.id)) : current));
   }, [tickets]);
+  const openTicket = useCallback(
+    (id: number) => (massMode ? setSelected((current) => toggleSelection(current, id)) : navigate(`/atendimento/${id}`)),
+    [massMode, navigate],
+  );
   const massAllowed = canUseMassActions(profile);
   const filterCount = activeFilterCount(filters);
   return (
@@ -207,15 +211,14 @@ export function TicketListPanel({ selectedId, pageNumber = 1 }: { selectedId: nu
           rowHeight={ROW_HEIGHT}
           onNearEnd={loadMore}
           testId="ticket-list"
+          getKey={ticketKey}
           renderRow={(ticket) => (
             <TicketRow
               ticket={ticket}
               selected={ticket.id === selectedId}
               status={listedStatus(ticket, selectedId)}
               checked={massMode ? selected.has(ticket.id) : undefined}
-              onOpen={() =>
-                massMode ? setSelected((current) => toggleSelection(current, ticket.id)) : navigate(`/atendimento/${ticket.id}`)
-              }
+              onOpen={openTicket}
             />
           )}
         />
@@ -226,7 +229,10 @@ export function TicketListPanel({ selectedId, pageNumber = 1 }: { selectedId: nu
   );
 }
 
-function TicketRow({
+const ticketKey = (ticket: Ticket) => ticket.id;
+
+/** Memoised: scrolling the list renders only the rows entering the window. */
+const TicketRow = memo(function TicketRow({
   ticket,
   selected,
   status,
@@ -238,7 +244,7 @@ function TicketRow({
   status: TicketStatus;
   /** Defined in mass mode: the row's checkbox. */
   checked?: boolean;
-  onOpen: () => void;
+  onOpen: (id: number) => void;
 }) {
   const { t } = useTranslation();
   const name = ticket.contact?.name ?? ticket.name ?? '';
@@ -246,7 +252,7 @@ function TicketRow({
     <button
       type="button"
       className={`ticket-row${selected ? ' is-selected' : ''}`}
-      onClick={onOpen}
+      onClick={() => onOpen(ticket.id)}
       data-testid="ticket-row"
       data-ticket-id={ticket.id}
       data-status={ticket.status}
@@ -289,4 +295,4 @@ function TicketRow({
       </span>
     </button>
   );
-}
+});

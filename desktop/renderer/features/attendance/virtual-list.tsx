@@ -9,12 +9,15 @@ export function VirtualList<T>({
   items,
   rowHeight,
   renderRow,
+  getKey,
   onNearEnd,
   testId,
 }: {
   items: readonly T[];
   rowHeight: number;
   renderRow: (item: T, index: number) => ReactNode;
+  /** A stable key per item: rows that stay in the window keep their DOM (and memoised rows skip rendering). */
+  getKey?: (item: T) => string | number;
   onNearEnd?: () => void;
   testId?: string;
 }) {
@@ -50,7 +53,7 @@ export function VirtualList<T>({
       <div style={{ height: window.totalHeight, position: 'relative' }}>
         <div style={{ position: 'absolute', top: window.offsetTop, left: 0, right: 0 }}>
           {items.slice(window.start, window.end).map((item, i) => (
-            <div key={window.start + i} style={{ height: rowHeight }}>
+            <div key={getKey ? getKey(item) : window.start + i} style={{ height: rowHeight }}>
               {renderRow(item, window.start + i)}
             </div>
           ))}
