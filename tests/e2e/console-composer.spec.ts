@@ -218,11 +218,12 @@ test.describe('agent console composer (signed in as admin)', () => {
       await expect(edited.getByTestId('message-edited')).toHaveText('Editada');
       expect(fake.sentMessages().some((m) => JSON.stringify(m).includes(`Nota interna ${tag}`))).toBe(false);
 
-      // Delete the note: the thread marks it deleted.
+      // Delete the note: the thread marks it deleted (its id read first: a deleted row no longer shows its text).
+      const editedId = await edited.getAttribute('data-message-id');
       await openMenu(edited);
       await page.getByTestId('menu-delete').click();
       await page.getByRole('button', { name: 'Apagar' }).click();
-      await expect(page.locator(`[data-message-id="${await edited.getAttribute('data-message-id')}"]`).getByTestId('message-deleted')).toBeVisible();
+      await expect(page.locator(`[data-message-id="${editedId}"]`).getByTestId('message-deleted')).toBeVisible();
 
       // Forward: at most 10 messages, one contact found from 2 letters.
       await page.getByTestId('composer-forward').click();

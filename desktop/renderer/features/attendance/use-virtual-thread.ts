@@ -57,7 +57,7 @@ export function useVirtualThread({
   /** Top of the rows' box inside the scrolled content (what sits above it: spinner, notices). */
   const listTop = useRef(0);
   const lastScrollTop = useRef(0);
-  const lastLayout = useRef<{ offsets: Float64Array | null; listTop: number; scrollHeight: number }>({ offsets: null, listTop: 0, scrollHeight: 0 });
+  const lastLayout = useRef({ offsets: null as Float64Array | null, listTop: 0, scrollHeight: 0, clientHeight: 0 });
 
   const indexOf = useMemo(() => new Map(keys.map((k, i) => [k, i])), [keys]);
   const offsets = useMemo(
@@ -140,8 +140,13 @@ export function useVirtualThread({
     // 2. Put the viewport where it belongs when the layout changed (or a jump asked for it).
     listTop.current = list.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
     const last = lastLayout.current;
-    const layoutChanged = last.offsets !== offsets || Math.abs(last.listTop - listTop.current) >= 1 || last.scrollHeight !== el.scrollHeight;
-    lastLayout.current = { offsets, listTop: listTop.current, scrollHeight: el.scrollHeight };
+    // The viewport shrinking (the composer grows) counts too: at the bottom, the last message stays in view.
+    const layoutChanged =
+      last.offsets !== offsets ||
+      Math.abs(last.listTop - listTop.current) >= 1 ||
+      last.scrollHeight !== el.scrollHeight ||
+      last.clientHeight !== el.clientHeight;
+    lastLayout.current = { offsets, listTop: listTop.current, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight };
     if (!layoutChanged && !forcePosition.current) return;
     forcePosition.current = false;
     let target: number | null = null;
