@@ -160,7 +160,7 @@ test.describe('contacts (signed in as admin)', () => {
     await page.getByTestId('contacts-search').fill('Busca');
     await expect(page.getByTestId('contact-row')).toHaveCount(2);
     await page.getByTestId('filter-tags').click();
-    await page.getByTestId('filter-tags-options').getByText('Filtro E2E').click();
+    await page.getByTestId('filter-tags-options').getByText('Filtro E2E', { exact: true }).click();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('filter-tags')).toHaveText('Etiquetas (1)');
     await expect(page.getByTestId('contact-row')).toHaveCount(1);
