@@ -1,3 +1,4 @@
+import { unmodifiedRows } from '../features/attendance/draft-read';
 import { upsertMessage } from '../features/attendance/message-display';
 import { baseApi } from './base.api';
 
@@ -124,7 +125,7 @@ export const messagesApi = baseApi.injectEndpoints({
       serializeQueryArgs: ({ queryArgs }) => String(queryArgs.ticketId),
       merge: (current, incoming, { arg }) => {
         if (!arg.before) return incoming;
-        const known = new Set(current.messages.map((m) => m.id));
+        const known = new Set(unmodifiedRows(current.messages).map((m) => m.id));
         for (const m of incoming.messages) if (!known.has(m.id)) current.messages.push(m);
         current.hasMore = incoming.hasMore;
         current.nextBefore = incoming.nextBefore;

@@ -1,3 +1,4 @@
+import { unmodifiedRows } from '../features/attendance/draft-read';
 import { listFilterKey, ticketListParams } from '../features/attendance/ticket-filters';
 import { baseApi } from './base.api';
 
@@ -177,7 +178,7 @@ export const ticketsApi = baseApi.injectEndpoints({
       serializeQueryArgs: ({ queryArgs }) => filterKey(queryArgs.filter),
       merge: (current, incoming, { arg }) => {
         if (!arg.cursor) return incoming;
-        const known = new Set(current.tickets.map((t) => t.id));
+        const known = new Set(unmodifiedRows(current.tickets).map((t) => t.id));
         for (const ticket of incoming.tickets) if (!known.has(ticket.id)) current.tickets.push(ticket);
         current.hasMore = incoming.hasMore;
         current.nextCursor = incoming.nextCursor;

@@ -1,3 +1,4 @@
+import { createNextState } from '@reduxjs/toolkit';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../api/messages.api';
 import type { Ticket, TicketListFilter, TicketListPage } from '../../api/tickets.api';
@@ -58,6 +59,20 @@ describe('ticket list patching', () => {
     expect(p.tickets.map((t) => t.id)).toEqual([1, 3, 2]);
     expect(p.tickets[0].unreadMessages).toBe(2);
     expect(p.count).toBe(3);
+  });
+
+  it('under an immer draft (as RTK Query applies it) moves rows up, down and in place the same way', () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+    const base = page([ticket(5), ticket(4), ticket(3), ticket(2), ticket(1)]);
+    const apply = (p: TicketListPage, t: Ticket) => createNextState(p, (draft) => void applyTicketEvent(draft, filter(), { action: 'update', ticket: t }));
+    expect(apply(base, ticket(2, { lastMessageAt: at(10) })).tickets.map((t) => t.id)).toEqual([2, 5, 4, 3, 1]);
+    expect(apply(base, ticket(4, { lastMessageAt: at(0) })).tickets.map((t) => t.id)).toEqual([5, 3, 2, 1, 4]);
+    expect(apply(base, ticket(4, { lastMessageAt: new Date(Date.UTC(2026, 0, 1, 0, 1, 30)).toISOString() })).tickets.map((t) => t.id)).toEqual([5, 3, 2, 4, 1]);
+    const inPlace = apply(base, ticket(3, { unreadMessages: 7 }));
+    expect(inPlace.tickets.map((t) => [t.id, t.unreadMessages])).toEqual([[5, 0], [4, 0], [3, 7], [2, 0], [1, 0]]);
+    expect(inPlace.tickets[0]).toBe(base.tickets[0]); // untouched rows are not copied
+    expect(apply(base, ticket(6, { lastMessageAt: at(3) })).tickets.map((t) => t.id)).toEqual([5, 4, 6, 3, 2, 1]);
+    expect(base.tickets.map((t) => t.id)).toEqual([5, 4, 3, 2, 1]);
   });
 
   it('drops a ticket that leaves the filter (resolved) and on ticket:delete', () => {

@@ -1,4 +1,5 @@
 import type { Ticket, TicketListFilter, TicketListPage } from '../../api/tickets.api';
+import { unmodifiedRows } from './draft-read';
 
 /**
  * How a ticket socket event changes one cached page of the attendance list, without a refetch.
@@ -51,15 +52,24 @@ export function compareTickets(a: Ticket, b: Ticket): number {
 /** Mutates the draft page (RTK Query / immer friendly) and returns it. */
 export function applyTicketEvent(page: TicketListPage, filter: TicketListFilter, event: TicketListEvent): TicketListPage {
   const ticketId = event.action === 'delete' ? event.ticketId : event.ticket.id;
-  const index = page.tickets.findIndex((t) => t.id === ticketId);
+  // Both positions are found on the rows before any change (reading a draft row by row is slow).
+  const rows = unmodifiedRows(page.tickets);
+  const index = rows.findIndex((t) => t.id === ticketId);
   const wasListed = index >= 0;
+  const matches = event.action !== 'delete' && ticketMatchesFilter(event.ticket, filter);
+  let at = -1;
+  if (matches) {
+    const ticket = event.ticket;
+    at = rows.findIndex((t, i) => i !== index && compareTickets(ticket, t) < 0);
+    if (at < 0) at = rows.length;
+    // Its position once the old row (above it) is taken out.
+    if (wasListed && index < at) at -= 1;
+  }
   if (wasListed) page.tickets.splice(index, 1);
 
   let listed = false;
-  if (event.action !== 'delete' && ticketMatchesFilter(event.ticket, filter)) {
+  if (event.action !== 'delete' && matches) {
     const ticket = event.ticket;
-    let at = page.tickets.findIndex((t) => compareTickets(ticket, t) < 0);
-    if (at < 0) at = page.tickets.length;
     // Past the last loaded row of a list with more pages: it arrives with "load more", in order.
     const beyondLoaded = at === page.tickets.length && page.hasMore;
     if (!beyondLoaded) {
@@ -76,7 +86,7 @@ export function applyTicketEvent(page: TicketListPage, filter: TicketListFilter,
 
 /** Merges a later page into the cached one (keyset pages never repeat, but a moved ticket may). */
 export function appendTicketPage(current: TicketListPage, next: TicketListPage): TicketListPage {
-  const known = new Set(current.tickets.map((t) => t.id));
+  const known = new Set(unmodifiedRows(current.tickets).map((t) => t.id));
   for (const ticket of next.tickets) if (!known.has(ticket.id)) current.tickets.push(ticket);
   current.hasMore = next.hasMore;
   current.nextCursor = next.nextCursor;
