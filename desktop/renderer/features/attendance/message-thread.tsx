@@ -6,7 +6,7 @@ import { useAppDispatch } from '../../app/store-hooks';
 import { AuthenticatedImage, DownloadLink } from './authenticated-media';
 import type { ChatTools } from './chat-tools';
 import { formatScheduleDate, isForwardable } from './composer-rules';
-import { ackMarkOf, formatTime, messageDate, threadItems, type ThreadItem } from './message-display';
+import { ackMarkOf, formatTime, messageDate, threadItems } from './message-display';
 import { MessageMenu } from './message-menu';
 import { estimateItemHeight } from './thread-window';
 import { useVirtualThread } from './use-virtual-thread';

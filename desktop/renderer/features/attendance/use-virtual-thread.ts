@@ -63,7 +63,6 @@ export function useVirtualThread({
   const offsets = useMemo(
     () => buildOffsets(keys.map((k, i) => cache.get(k) ?? estimate(i))),
     // `version` moves when a measured height changed; `estimate` follows the keys' items.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [keys, version, cache],
   );
   const totalHeight = offsets[offsets.length - 1];

@@ -40,7 +40,7 @@ export function VirtualList<T>({
   useLayoutEffect(() => {
     // A short first page that does not fill the viewport still asks for more.
     if (onNearEnd && isNearEnd(scrollTop, height, window.totalHeight)) onNearEnd();
-  }, [items.length, height]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [items.length, height]);
 
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
     const top = e.currentTarget.scrollTop;
