@@ -26,9 +26,9 @@ export function fileNameFromContentDisposition(header: string | null | undefined
 
 /** No folders and no control characters in a name the server (or anyone) suggests. */
 function sanitizeFileName(name: string): string | null {
-  // eslint-disable-next-line no-control-regex
   const clean = name
     .replace(/[\\/]/g, '_')
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim();
   return clean === '' || clean === '.' || clean === '..' ? null : clean;

@@ -58,8 +58,8 @@ export class TenantFileStore {
 /** A display name without folders or control characters, for Content-Disposition and lists. */
 export function safeDisplayName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const cleaned = base
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 200);

@@ -564,7 +564,7 @@ export class BaileysSession {
         sock?.updateMediaMessage ? { reuploadRequest: (m) => sock.updateMediaMessage!(m), logger: this.baileysLogger() } : undefined,
       );
     } catch (err) {
-      throw new Error(`ERR_WAPP_DOWNLOAD_MEDIA: ${messageOf(err)}`);
+      throw new Error(`ERR_WAPP_DOWNLOAD_MEDIA: ${messageOf(err)}`, { cause: err });
     }
   }
 
