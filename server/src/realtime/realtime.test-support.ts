@@ -52,7 +52,7 @@ export function openSocket(url: string, token: string | undefined): RecordingSoc
 export async function connectAs(url: string, token: string): Promise<RecordingSocket> {
   const s = openSocket(url, token);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket did not connect within 5 s')), 5000);
+    const timer = setTimeout(() => reject(new Error('socket did not connect within 15 s')), 15_000);
     s.socket.once('connect', () => {
       clearTimeout(timer);
       resolve();
@@ -67,7 +67,7 @@ export async function connectAs(url: string, token: string): Promise<RecordingSo
 export async function connectExpectingRefusal(url: string, token: string | undefined): Promise<{ payload: InvalidTokenPayload; reason: string }> {
   const s = openSocket(url, token);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no invalid-token event and disconnect within 5 s')), 5000);
+    const timer = setTimeout(() => reject(new Error('no invalid-token event and disconnect within 15 s')), 15_000);
     let payload: InvalidTokenPayload | undefined;
     s.socket.on('tokenInvalid', (p: InvalidTokenPayload) => (payload = p));
     s.socket.on('disconnect', (reason) => {
