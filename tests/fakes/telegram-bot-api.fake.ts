@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseForm, readBody, sendJson as json } from './fake-http-server';
 
 /**
  * A local stand-in for the Telegram Bot API, written for the tests: real HTTP on 127.0.0.1, the
@@ -105,7 +106,7 @@ export class FakeTelegramBotApi {
     };
     const contentType = String(req.headers['content-type'] ?? '');
     if (contentType.includes('application/json') && body.length) record.json = JSON.parse(body.toString('utf8'));
-    if (contentType.includes('multipart/form-data')) record.form = await parseMultipart(body, contentType);
+    if (contentType.includes('multipart/form-data')) record.form = await parseForm(body, contentType);
     this.requests.push(record);
 
     const failure = this.failures.find((f) => f.remaining > 0 && f.match(record));
@@ -183,34 +184,6 @@ export class FakeTelegramBotApi {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-async function parseMultipart(body: Buffer, contentType: string): Promise<TgRecordedRequest['form']> {
-  const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
-  const out: NonNullable<TgRecordedRequest['form']> = {};
-  for (const [key, value] of form.entries()) {
-    if (typeof value === 'string') out[key] = value;
-    else {
-      const bytes = Buffer.from(await value.arrayBuffer());
-      out[key] = { name: (value as File).name, type: value.type, size: bytes.length, bytes };
-    }
-  }
-  return out;
-}
 
 // ---------- Updates, as Telegram posts them ----------
 
