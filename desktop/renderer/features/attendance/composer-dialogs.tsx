@@ -19,7 +19,12 @@ import { useTranslation } from 'react-i18next';
 import { INTERACTIVE_BUTTON_MAX, INTERACTIVE_TEXT_MAX } from '@shared/limits';
 import { useListContactsQuery, type ContactDto } from '../../api/contacts.api';
 import { describeError } from '../../api/error-mapper';
-import { useForwardMessagesMutation, useScheduleMessageMutation, useSendButtonsMutation, useSendMentionMutation } from '../../api/messages.api';
+import {
+  useForwardMessagesMutation,
+  useScheduleMessageMutation,
+  useSendButtonsMutation,
+  useSendMentionMutation,
+} from '../../api/messages.api';
 import { showToast } from '../../app/feedback/toaster';
 import {
   contactSearchReady,
@@ -37,7 +42,9 @@ import {
 } from './composer-rules';
 
 export const newClientId = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `c-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `c-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /** The server's refusal, with the first field message of a validation error (e.g. the forward limit). */
 function describeRefusal(error: unknown, t: ReturnType<typeof useTranslation>['t']): string {
@@ -53,7 +60,14 @@ export function EmojiPicker({ onPick }: { onPick: (emoji: string) => void }) {
   return (
     <div className="emoji-picker" role="listbox" aria-label={t('chatTools.emoji')} data-testid="emoji-picker">
       {EMOJIS.map((emoji) => (
-        <button key={emoji} type="button" className="emoji-picker-item" role="option" aria-selected={false} onClick={() => onPick(emoji)}>
+        <button
+          key={emoji}
+          type="button"
+          className="emoji-picker-item"
+          role="option"
+          aria-selected={false}
+          onClick={() => onPick(emoji)}
+        >
           {emoji}
         </button>
       ))}
@@ -63,7 +77,17 @@ export function EmojiPicker({ onPick }: { onPick: (emoji: string) => void }) {
 
 // ---------------------------------------------------------------------------------------------
 
-export function ButtonsDialog({ ticketId, initialText, onClose, onSent }: { ticketId: number; initialText: string; onClose: () => void; onSent: () => void }) {
+export function ButtonsDialog({
+  ticketId,
+  initialText,
+  onClose,
+  onSent,
+}: {
+  ticketId: number;
+  initialText: string;
+  onClose: () => void;
+  onSent: () => void;
+}) {
   const { t } = useTranslation();
   const [body, setBody] = useState(initialText.slice(0, 200));
   const [titles, setTitles] = useState<string[]>(['']);
@@ -98,7 +122,14 @@ export function ButtonsDialog({ ticketId, initialText, onClose, onSent }: { tick
             </span>
           }
         >
-          <TextArea id="buttons-text" value={body} onChange={(e) => setBody(e.target.value)} fill rows={2} data-testid="buttons-text" />
+          <TextArea
+            id="buttons-text"
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            fill
+            rows={2}
+            data-testid="buttons-text"
+          />
         </FormGroup>
         {titles.map((title, i) => {
           const error = show(check.buttons[i]);
@@ -108,13 +139,20 @@ export function ButtonsDialog({ ticketId, initialText, onClose, onSent }: { tick
               label={t('chatTools.buttons.button', { n: i + 1 })}
               labelFor={`buttons-title-${i}`}
               intent={error ? 'danger' : 'none'}
-              helperText={<span data-testid={`buttons-title-error-${i}`}>{error ? t(error) : `${title.trim().length}/${INTERACTIVE_BUTTON_MAX}`}</span>}
+              helperText={
+                <span data-testid={`buttons-title-error-${i}`}>
+                  {error ? t(error) : `${title.trim().length}/${INTERACTIVE_BUTTON_MAX}`}
+                </span>
+              }
             >
               <InputGroup
                 id={`buttons-title-${i}`}
                 value={title}
                 intent={error ? 'danger' : 'none'}
-                onChange={(e) => setTitles((list) => list.map((x, j) => (j === i ? e.target.value : x)))}
+                onChange={(e) => {
+                  const value = e.target.value;
+                  setTitles((list) => list.map((x, j) => (j === i ? value : x)));
+                }}
                 data-testid={`buttons-title-${i}`}
                 rightElement={
                   titles.length > 1 ? (
@@ -145,7 +183,13 @@ export function ButtonsDialog({ ticketId, initialText, onClose, onSent }: { tick
         actions={
           <>
             <Button onClick={onClose}>{t('chatTools.cancel')}</Button>
-            <Button intent="primary" loading={isLoading} disabled={touched && !check.valid} onClick={() => void submit()} data-testid="buttons-submit">
+            <Button
+              intent="primary"
+              loading={isLoading}
+              disabled={touched && !check.valid}
+              onClick={() => void submit()}
+              data-testid="buttons-submit"
+            >
               {t('chatTools.buttons.submit')}
             </Button>
           </>
@@ -157,7 +201,17 @@ export function ButtonsDialog({ ticketId, initialText, onClose, onSent }: { tick
 
 // ---------------------------------------------------------------------------------------------
 
-export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: { ticketId: number; initialText: string; onClose: () => void; onScheduled: () => void }) {
+export function ScheduleDialog({
+  ticketId,
+  initialText,
+  onClose,
+  onScheduled,
+}: {
+  ticketId: number;
+  initialText: string;
+  onClose: () => void;
+  onScheduled: () => void;
+}) {
   const { t } = useTranslation();
   const [body, setBody] = useState(initialText);
   const [preset, setPreset] = useState<SchedulePreset>('custom');
@@ -194,7 +248,10 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
     });
     if ('error' in result) setServerError(describeRefusal(result.error, t));
     else {
-      showToast(t('chatTools.schedule.done', { date: formatScheduleDate(result.data.scheduleDate ?? final.when.toISOString()) }), 'success');
+      showToast(
+        t('chatTools.schedule.done', { date: formatScheduleDate(result.data.scheduleDate ?? final.when.toISOString()) }),
+        'success',
+      );
       onScheduled();
       onClose();
     }
@@ -203,8 +260,20 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
   return (
     <Dialog isOpen onClose={onClose} title={t('chatTools.schedule.title')}>
       <DialogBody>
-        <FormGroup label={t('chatTools.schedule.message')} labelFor="schedule-body" intent={err(check.body) ? 'danger' : 'none'} helperText={<span data-testid="schedule-body-error">{err(check.body)}</span>}>
-          <TextArea id="schedule-body" value={body} onChange={(e) => setBody(e.target.value)} fill rows={3} data-testid="schedule-body" />
+        <FormGroup
+          label={t('chatTools.schedule.message')}
+          labelFor="schedule-body"
+          intent={err(check.body) ? 'danger' : 'none'}
+          helperText={<span data-testid="schedule-body-error">{err(check.body)}</span>}
+        >
+          <TextArea
+            id="schedule-body"
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            fill
+            rows={3}
+            data-testid="schedule-body"
+          />
         </FormGroup>
         <ButtonGroup className="schedule-presets">
           {SCHEDULE_PRESETS.map((p) => (
@@ -214,7 +283,12 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
           ))}
         </ButtonGroup>
         <div className="schedule-when">
-          <FormGroup label={t('chatTools.schedule.date')} labelFor="schedule-date" intent={err(check.date) ? 'danger' : 'none'} helperText={<span data-testid="schedule-date-error">{err(check.date)}</span>}>
+          <FormGroup
+            label={t('chatTools.schedule.date')}
+            labelFor="schedule-date"
+            intent={err(check.date) ? 'danger' : 'none'}
+            helperText={<span data-testid="schedule-date-error">{err(check.date)}</span>}
+          >
             <input
               id="schedule-date"
               type="date"
@@ -227,7 +301,12 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
               data-testid="schedule-date"
             />
           </FormGroup>
-          <FormGroup label={t('chatTools.schedule.time')} labelFor="schedule-time" intent={err(check.time) ? 'danger' : 'none'} helperText={<span data-testid="schedule-time-error">{err(check.time)}</span>}>
+          <FormGroup
+            label={t('chatTools.schedule.time')}
+            labelFor="schedule-time"
+            intent={err(check.time) ? 'danger' : 'none'}
+            helperText={<span data-testid="schedule-time-error">{err(check.time)}</span>}
+          >
             <input
               id="schedule-time"
               type="time"
@@ -243,7 +322,12 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
         </div>
         <div className="schedule-when">
           <FormGroup label={t('chatTools.schedule.recurrence')} labelFor="schedule-recurrence">
-            <HTMLSelect id="schedule-recurrence" value={recurrenceDays} onChange={(e) => setRecurrenceDays(Number(e.target.value))} data-testid="schedule-recurrence">
+            <HTMLSelect
+              id="schedule-recurrence"
+              value={recurrenceDays}
+              onChange={(e) => setRecurrenceDays(Number(e.target.value))}
+              data-testid="schedule-recurrence"
+            >
               {RECURRENCE_OPTIONS.map((days) => (
                 <option key={days} value={days}>
                   {days === 0 ? t('chatTools.schedule.noRecurrence') : t('chatTools.schedule.days', { count: days })}
@@ -253,7 +337,13 @@ export function ScheduleDialog({ ticketId, initialText, onClose, onScheduled }: 
           </FormGroup>
           {recurrenceDays > 0 && (
             <FormGroup label={t('chatTools.schedule.repetitions')} labelFor="schedule-repetitions">
-              <NumericInput id="schedule-repetitions" min={1} max={100} value={repetitions} onValueChange={(v) => setRepetitions(Math.max(1, Math.min(100, v || 1)))} />
+              <NumericInput
+                id="schedule-repetitions"
+                min={1}
+                max={100}
+                value={repetitions}
+                onValueChange={(v) => setRepetitions(Math.max(1, Math.min(100, v || 1)))}
+              />
             </FormGroup>
           )}
         </div>
@@ -327,7 +417,15 @@ function ContactPicker({ selected, onSelect }: { selected: ContactDto | null; on
   );
 }
 
-export function ForwardDialog({ messageIds, onClose, onForwarded }: { messageIds: number[]; onClose: () => void; onForwarded: () => void }) {
+export function ForwardDialog({
+  messageIds,
+  onClose,
+  onForwarded,
+}: {
+  messageIds: number[];
+  onClose: () => void;
+  onForwarded: () => void;
+}) {
   const { t } = useTranslation();
   const [contact, setContact] = useState<ContactDto | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -367,7 +465,13 @@ export function ForwardDialog({ messageIds, onClose, onForwarded }: { messageIds
         actions={
           <>
             <Button onClick={onClose}>{t('chatTools.cancel')}</Button>
-            <Button intent="primary" loading={isLoading} disabled={!contact} onClick={() => void submit()} data-testid="forward-submit">
+            <Button
+              intent="primary"
+              loading={isLoading}
+              disabled={!contact}
+              onClick={() => void submit()}
+              data-testid="forward-submit"
+            >
               {t('chatTools.forward.submit')}
             </Button>
           </>
@@ -379,7 +483,13 @@ export function ForwardDialog({ messageIds, onClose, onForwarded }: { messageIds
 
 // ---------------------------------------------------------------------------------------------
 
-export function ContactCardDialog({ onClose, onSend }: { onClose: () => void; onSend: (contact: ContactDto) => Promise<boolean> }) {
+export function ContactCardDialog({
+  onClose,
+  onSend,
+}: {
+  onClose: () => void;
+  onSend: (contact: ContactDto) => Promise<boolean>;
+}) {
   const { t } = useTranslation();
   const [contact, setContact] = useState<ContactDto | null>(null);
   const [busy, setBusy] = useState(false);
@@ -416,7 +526,17 @@ export function ContactCardDialog({ onClose, onSend }: { onClose: () => void; on
 
 // ---------------------------------------------------------------------------------------------
 
-export function MentionDialog({ ticketId, body, onClose, onSent }: { ticketId: number; body: string; onClose: () => void; onSent: () => void }) {
+export function MentionDialog({
+  ticketId,
+  body,
+  onClose,
+  onSent,
+}: {
+  ticketId: number;
+  body: string;
+  onClose: () => void;
+  onSent: () => void;
+}) {
   const { t } = useTranslation();
   const [numbers, setNumbers] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -445,8 +565,17 @@ export function MentionDialog({ ticketId, body, onClose, onSent }: { ticketId: n
     <Dialog isOpen onClose={onClose} title={t('chatTools.mention.title')}>
       <DialogBody>
         <p className="mention-preview">{body}</p>
-        <FormGroup label={t('chatTools.mention.numbers')} labelFor="mention-numbers" helperText={t('chatTools.mention.numbersHelp')}>
-          <InputGroup id="mention-numbers" value={numbers} onChange={(e) => setNumbers(e.target.value)} data-testid="mention-numbers" />
+        <FormGroup
+          label={t('chatTools.mention.numbers')}
+          labelFor="mention-numbers"
+          helperText={t('chatTools.mention.numbersHelp')}
+        >
+          <InputGroup
+            id="mention-numbers"
+            value={numbers}
+            onChange={(e) => setNumbers(e.target.value)}
+            data-testid="mention-numbers"
+          />
         </FormGroup>
         {error && (
           <Callout intent="danger" compact data-testid="mention-error">

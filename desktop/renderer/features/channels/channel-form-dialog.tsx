@@ -25,7 +25,16 @@ import {
 } from './channel-form.logic';
 
 /** Fields whose i18n help text exists (`channels.fieldHelp.<name>`). */
-const FIELD_HELP = new Set(['wabaApiVersion', 'tokenTelegram', 'pairingNumber', 'proxyUrl', 'evolutionUrl', 'wuzapiUrl', 'meowUrl', 'hubChannelId']);
+const FIELD_HELP = new Set([
+  'wabaApiVersion',
+  'tokenTelegram',
+  'pairingNumber',
+  'proxyUrl',
+  'evolutionUrl',
+  'wuzapiUrl',
+  'meowUrl',
+  'hubChannelId',
+]);
 
 /**
  * Create or edit a channel (spec sections 3 and 5): the type (creation only) decides which
@@ -52,8 +61,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
     });
     setFailure(null);
   };
-  const changeProvider = (name: string, value: string) =>
-    change({ provider: { ...form.provider, [name]: value } }, name);
+  const changeProvider = (name: string, value: string) => change({ provider: { ...form.provider, [name]: value } }, name);
 
   const submit = async () => {
     setFailure(null);
@@ -142,14 +150,21 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
         </Callout>
       ) : null}
       <div className="channel-form-grid">
-        <FormGroup label={t('channels.type')} labelFor="channel-type" labelInfo="*" helperText={editing ? t('channels.typeLocked') : undefined}>
+        <FormGroup
+          label={t('channels.type')}
+          labelFor="channel-type"
+          labelInfo="*"
+          helperText={editing ? t('channels.typeLocked') : undefined}
+        >
           <HTMLSelect
             id="channel-type"
             fill
             value={form.type}
             disabled={editing}
             onChange={(event) => {
-              setForm((current) => changeFormType(current, event.currentTarget.value as ChannelType));
+              // Read now: React may run the updater after the event's currentTarget is gone.
+              const type = event.currentTarget.value as ChannelType;
+              setForm((current) => changeFormType(current, type));
               setErrors({});
               setFailure(null);
             }}
@@ -200,12 +215,19 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
       <section className="channel-form-section">
         <H6>{t('channels.sections.behaviour')}</H6>
         <div className="channel-form-grid">
-          <FormGroup label={t('channels.queue')} labelFor="channel-queue" intent={fieldError('queueId') ? 'danger' : 'none'} helperText={fieldError('queueId') ?? t('channels.queueHelp')}>
+          <FormGroup
+            label={t('channels.queue')}
+            labelFor="channel-queue"
+            intent={fieldError('queueId') ? 'danger' : 'none'}
+            helperText={fieldError('queueId') ?? t('channels.queueHelp')}
+          >
             <HTMLSelect
               id="channel-queue"
               fill
               value={form.queueId === null ? '' : String(form.queueId)}
-              onChange={(event) => change({ queueId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'queueId')}
+              onChange={(event) =>
+                change({ queueId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'queueId')
+              }
               data-testid="channel-queue"
             >
               <option value="">{t('channels.noQueue')}</option>
@@ -216,12 +238,19 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
               ))}
             </HTMLSelect>
           </FormGroup>
-          <FormGroup label={t('channels.user')} labelFor="channel-user" intent={fieldError('userId') ? 'danger' : 'none'} helperText={fieldError('userId') ?? t('channels.userHelp')}>
+          <FormGroup
+            label={t('channels.user')}
+            labelFor="channel-user"
+            intent={fieldError('userId') ? 'danger' : 'none'}
+            helperText={fieldError('userId') ?? t('channels.userHelp')}
+          >
             <HTMLSelect
               id="channel-user"
               fill
               value={form.userId === null ? '' : String(form.userId)}
-              onChange={(event) => change({ userId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'userId')}
+              onChange={(event) =>
+                change({ userId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'userId')
+              }
               data-testid="channel-user"
             >
               <option value="">{t('channels.noUser')}</option>
@@ -232,12 +261,21 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
               ))}
             </HTMLSelect>
           </FormGroup>
-          <FormGroup label={t('channels.autoDistribution')} labelFor="channel-auto-distribution" helperText={t('channels.autoDistributionHelp')}>
+          <FormGroup
+            label={t('channels.autoDistribution')}
+            labelFor="channel-auto-distribution"
+            helperText={t('channels.autoDistributionHelp')}
+          >
             <HTMLSelect
               id="channel-auto-distribution"
               fill
               value={form.autoDistribution}
-              onChange={(event) => change({ autoDistribution: event.currentTarget.value as ChannelFormState['autoDistribution'] }, 'autoDistribution')}
+              onChange={(event) =>
+                change(
+                  { autoDistribution: event.currentTarget.value as ChannelFormState['autoDistribution'] },
+                  'autoDistribution',
+                )
+              }
               data-testid="channel-auto-distribution"
             >
               {AUTO_DISTRIBUTION_VALUES.map((value) => (
