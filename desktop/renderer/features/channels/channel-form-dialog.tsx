@@ -91,6 +91,11 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
   };
 
   const fieldError = (name: string) => errors[name];
+  /** A form group's intent and helper text: the field's error, else its help. */
+  const errorProps = (name: string, help: string) => ({
+    intent: fieldError(name) ? ('danger' as const) : ('none' as const),
+    helperText: fieldError(name) ?? help,
+  });
   const providerFields = providerFieldsFor(form.type);
 
   const renderProviderField = (field: ProviderField) => {
@@ -215,51 +220,23 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
       <section className="channel-form-section">
         <H6>{t('channels.sections.behaviour')}</H6>
         <div className="channel-form-grid">
-          <FormGroup
-            label={t('channels.queue')}
-            labelFor="channel-queue"
-            intent={fieldError('queueId') ? 'danger' : 'none'}
-            helperText={fieldError('queueId') ?? t('channels.queueHelp')}
-          >
-            <HTMLSelect
+          <FormGroup label={t('channels.queue')} labelFor="channel-queue" {...errorProps('queueId', t('channels.queueHelp'))}>
+            <IdSelect
               id="channel-queue"
-              fill
-              value={form.queueId === null ? '' : String(form.queueId)}
-              onChange={(event) =>
-                change({ queueId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'queueId')
-              }
-              data-testid="channel-queue"
-            >
-              <option value="">{t('channels.noQueue')}</option>
-              {(queues.data ?? []).map((queue) => (
-                <option key={queue.id} value={queue.id}>
-                  {queue.name}
-                </option>
-              ))}
-            </HTMLSelect>
+              value={form.queueId}
+              none={t('channels.noQueue')}
+              options={queues.data ?? []}
+              onChange={(queueId) => change({ queueId }, 'queueId')}
+            />
           </FormGroup>
-          <FormGroup
-            label={t('channels.user')}
-            labelFor="channel-user"
-            intent={fieldError('userId') ? 'danger' : 'none'}
-            helperText={fieldError('userId') ?? t('channels.userHelp')}
-          >
-            <HTMLSelect
+          <FormGroup label={t('channels.user')} labelFor="channel-user" {...errorProps('userId', t('channels.userHelp'))}>
+            <IdSelect
               id="channel-user"
-              fill
-              value={form.userId === null ? '' : String(form.userId)}
-              onChange={(event) =>
-                change({ userId: event.currentTarget.value ? Number(event.currentTarget.value) : null }, 'userId')
-              }
-              data-testid="channel-user"
-            >
-              <option value="">{t('channels.noUser')}</option>
-              {(users.data ?? []).map((user) => (
-                <option key={user.id} value={user.id}>
-                  {user.name}
-                </option>
-              ))}
-            </HTMLSelect>
+              value={form.userId}
+              none={t('channels.noUser')}
+              options={users.data ?? []}
+              onChange={(userId) => change({ userId }, 'userId')}
+            />
           </FormGroup>
           <FormGroup
             label={t('channels.autoDistribution')}
@@ -288,8 +265,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
           <FormGroup
             label={t('channels.closingKeyword')}
             labelFor="channel-closing-keyword"
-            intent={fieldError('closingKeyword') ? 'danger' : 'none'}
-            helperText={fieldError('closingKeyword') ?? t('channels.closingKeywordHelp')}
+            {...errorProps('closingKeyword', t('channels.closingKeywordHelp'))}
           >
             <InputGroup
               id="channel-closing-keyword"
@@ -302,8 +278,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
         <FormGroup
           label={t('channels.farewellMessage')}
           labelFor="channel-farewell"
-          intent={fieldError('farewellMessage') ? 'danger' : 'none'}
-          helperText={fieldError('farewellMessage') ?? t('channels.farewellMessageHelp')}
+          {...errorProps('farewellMessage', t('channels.farewellMessageHelp'))}
         >
           <TextArea
             id="channel-farewell"
@@ -318,8 +293,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
           <FormGroup
             label={t('channels.birthdayMessage')}
             labelFor="channel-birthday"
-            intent={fieldError('birthdayMessage') ? 'danger' : 'none'}
-            helperText={fieldError('birthdayMessage') ?? t('channels.birthdayMessageHelp')}
+            {...errorProps('birthdayMessage', t('channels.birthdayMessageHelp'))}
           >
             <TextArea
               id="channel-birthday"
@@ -333,8 +307,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
           <FormGroup
             label={t('channels.birthdayHour')}
             labelFor="channel-birthday-hour"
-            intent={fieldError('birthdayHour') ? 'danger' : 'none'}
-            helperText={fieldError('birthdayHour') ?? t('channels.birthdayHourHelp')}
+            {...errorProps('birthdayHour', t('channels.birthdayHourHelp'))}
           >
             <NumericInput
               id="channel-birthday-hour"
@@ -386,5 +359,31 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
         </FormGroup>
       </section>
     </FormDialog>
+  );
+}
+
+/** A choice of one of the tenant's queues or users, or none; the id doubles as the test id. */
+function IdSelect(props: {
+  id: string;
+  value: number | null;
+  none: string;
+  options: { id: number; name: string }[];
+  onChange(value: number | null): void;
+}) {
+  return (
+    <HTMLSelect
+      id={props.id}
+      fill
+      value={props.value === null ? '' : String(props.value)}
+      onChange={(event) => props.onChange(event.currentTarget.value ? Number(event.currentTarget.value) : null)}
+      data-testid={props.id}
+    >
+      <option value="">{props.none}</option>
+      {props.options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.name}
+        </option>
+      ))}
+    </HTMLSelect>
   );
 }
