@@ -1,7 +1,7 @@
 import Bull from 'bull';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../core/logger';
-import type { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
+import type { EnqueueOptions, JobHandler, JobQueue, JobSchedule } from './job-queue';
 
 /** Completed and failed jobs kept in Redis for the job-queue screen; older ones are trimmed. */
 const KEEP_COMPLETED = 1000;
@@ -64,6 +64,16 @@ export class BullJobQueue implements JobQueue {
       removeOnComplete: KEEP_COMPLETED,
       removeOnFail: KEEP_FAILED,
     });
+  }
+
+  async schedules(): Promise<JobSchedule[]> {
+    const out: JobSchedule[] = [];
+    for (const [name, queue] of this.queues) {
+      for (const r of await queue.getRepeatableJobs()) {
+        out.push(r.cron ? { name, cron: r.cron } : { name, every: Number(r.every) });
+      }
+    }
+    return out;
   }
 
   async counts(name: string) {

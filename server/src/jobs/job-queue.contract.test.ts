@@ -190,6 +190,21 @@ for (const driver of drivers) {
       await queue.every('resched', 60_000);
       await sleep(700);
       expect(runs).toBe(0);
+      expect((await queue.schedules()).filter((s) => s.name === 'resched')).toEqual([{ name: 'resched', every: 60_000 }]);
+    });
+
+    it('lists the schedules registered with every()', async () => {
+      fresh();
+      queue.process('listed-a', async () => undefined);
+      queue.process('listed-b', async () => undefined);
+      expect(await queue.schedules()).toEqual([]);
+      await queue.every('listed-a', 60_000);
+      await queue.every('listed-b', 120_000);
+      const listed = (await queue.schedules()).sort((x, y) => x.name.localeCompare(y.name));
+      expect(listed).toEqual([
+        { name: 'listed-a', every: 60_000 },
+        { name: 'listed-b', every: 120_000 },
+      ]);
     });
 
     it('counts completed and failed jobs per name', async () => {

@@ -14,6 +14,14 @@ export interface EnqueueOptions {
   jobId?: string;
 }
 
+export interface JobSchedule {
+  name: string;
+  /** Interval in ms (every(name, ms)). */
+  every?: number;
+  /** Cron expression (every(name, cron)). */
+  cron?: string;
+}
+
 export type JobHandler<T = unknown> = (data: T, meta: { attempt: number; jobId: string }) => Promise<void>;
 
 export interface JobQueue {
@@ -23,6 +31,8 @@ export interface JobQueue {
   enqueue<T>(name: string, data: T, opts?: EnqueueOptions): Promise<string>;
   /** Runs `name` periodically: a cron expression or a fixed interval in ms. */
   every(name: string, schedule: string | number, data?: unknown): Promise<void>;
+  /** The periodic schedules registered with every(), one per job name (what a restart or a sweep relies on). */
+  schedules(): Promise<JobSchedule[]>;
   /** Counts per state, for the super administrator's job-queue screen. */
   counts(name: string): Promise<{ waiting: number; active: number; delayed: number; failed: number; completed: number }>;
   close(): Promise<void>;

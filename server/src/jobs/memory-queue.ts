@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../core/logger';
-import type { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
+import type { EnqueueOptions, JobHandler, JobQueue, JobSchedule } from './job-queue';
 
 interface PendingJob {
   id: string;
@@ -20,7 +20,7 @@ export class MemoryJobQueue implements JobQueue {
   readonly driver = 'memory' as const;
   private readonly handlers = new Map<string, JobHandler<any>>();
   private readonly jobs = new Map<string, PendingJob>();
-  private readonly intervals = new Map<string, NodeJS.Timeout>();
+  private readonly intervals = new Map<string, { timer: NodeJS.Timeout; every: number }>();
   private readonly stats = new Map<string, { failed: number; completed: number }>();
   private closed = false;
 
@@ -48,8 +48,12 @@ export class MemoryJobQueue implements JobQueue {
     const timer = setInterval(() => void this.enqueue(name, data ?? {}, { jobId: `every:${name}` }), schedule);
     timer.unref();
     // A new schedule for the same name replaces the old one, as with the Bull driver.
-    clearInterval(this.intervals.get(name));
-    this.intervals.set(name, timer);
+    clearInterval(this.intervals.get(name)?.timer);
+    this.intervals.set(name, { timer, every: schedule });
+  }
+
+  async schedules(): Promise<JobSchedule[]> {
+    return [...this.intervals].map(([name, { every }]) => ({ name, every }));
   }
 
   async counts(name: string) {
@@ -68,7 +72,7 @@ export class MemoryJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.intervals.values()) clearInterval(t);
+    for (const { timer } of this.intervals.values()) clearInterval(timer);
     for (const j of this.jobs.values()) if (j.timer) clearTimeout(j.timer);
     this.jobs.clear();
   }

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 /** Events stay replayable by GET /sync this long; a client away longer reloads instead. */
 export const EVENT_RETENTION_DAYS = 7;
 export const PRUNE_EVENTS_JOB = 'domain-events.prune';
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 5000;
 
 /** Registers the hourly pruning of old domain events (both job drivers take an interval). */

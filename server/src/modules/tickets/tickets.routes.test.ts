@@ -281,7 +281,11 @@ describe('GET /tickets/{id} and /tickets/{ticketId}/logs', () => {
     // An agent of queue B cannot see it: 404, as for another tenant.
     expectError(await server.request('GET', `/tickets/${id}/logs`, { token: a.other.token }), 404, 'ERR_NO_TICKET_FOUND');
     expectError(await server.request('GET', '/tickets/abc', { token: a.users.user.token }), 400, 'ERR_VALIDATION', 'ticketId');
-    expect(b).toBeDefined();
+    // The 404s above are about tenancy, not a missing row: tenant B's admin reads its own ticket, not A's.
+    const own = await server.request<TicketDetailDto>('GET', `/tickets/${bTicket}`, { token: b.users.admin.token });
+    expect(own.status).toBe(200);
+    expect(own.body.id).toBe(bTicket);
+    expectError(await server.request('GET', `/tickets/${id}`, { token: b.users.admin.token }), 404, 'ERR_NO_TICKET_FOUND');
   });
 });
 
