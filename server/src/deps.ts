@@ -6,6 +6,7 @@ import type { Clock } from './core/clock';
 import type { Logger } from './core/logger';
 import type { Mailer } from './core/mailer';
 import type { JobQueue } from './jobs/job-queue';
+import type { PeriodicScheduler } from './jobs/periodic';
 import type { DomainEvents } from './realtime/domain-events';
 import type { RateLimiter } from './http/rate-limit';
 import type { SessionTerminator } from './realtime/session-terminator';
@@ -18,6 +19,8 @@ export interface AppDeps {
   clock: Clock;
   events: DomainEvents;
   jobs: JobQueue;
+  /** Sweeps and other periodic work, claimed through PostgreSQL (never lost with Redis). */
+  periodic: PeriodicScheduler;
   mailer: Mailer;
   rateLimiter: RateLimiter;
   /** Ends the live sockets of revoked sessions (logout, refresh replay, password change). */

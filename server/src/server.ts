@@ -13,6 +13,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-post
 import type { AppDeps } from './deps';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit';
 import { createJobQueue } from './jobs';
+import { PeriodicScheduler } from './jobs/periodic';
 import { createMailer } from './core/smtp-mailer';
 import { DomainEvents } from './realtime/domain-events';
 import { scheduleEventPruning } from './realtime/event-retention';
@@ -61,6 +62,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null }) : undefined;
   const prefix = opts.redisPrefix ?? 'atende';
   const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix, logger });
+  const periodic = new PeriodicScheduler({ dataSource, logger }, prefix);
   const events = new DomainEvents(dataSource, { publish: () => undefined });
   const sessions = new SocketSessionTerminator();
   const channels = new ChannelRegistry({ dataSource, events, logger, config });
@@ -73,12 +75,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     clock: opts.clock ?? systemClock,
     events,
     jobs,
+    periodic,
     mailer: opts.mailer ?? createMailer(config, logger),
     rateLimiter: redis ? new RedisRateLimiter(redis, `${prefix}:rl:`) : new MemoryRateLimiter(),
     redis,
     keyPrefix: prefix,
   };
-  await scheduleEventPruning(deps);
+  scheduleEventPruning(deps);
   const app = createApp(deps);
   const http = createServer(app.callback());
   const hub = createRealtimeHub(http, deps);
@@ -93,6 +96,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // Sessions that hold a live connection (QR-code channels) come back after a restart.
   const resumed = await channels.resumeSessions();
   if (resumed > 0) logger.info({ resumed }, 'channel sessions resuming');
+  periodic.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -101,6 +105,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await new Promise<void>((resolve) => http.close(() => resolve()));
       // Inbound media downloads and hooks in flight finish before the database goes away.
       await channels.close();
+      await periodic.stop();
       await jobs.close();
       await dataSource.destroy();
       if (redis) await redis.quit().catch(() => undefined);

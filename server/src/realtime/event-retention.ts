@@ -7,14 +7,18 @@ export const PRUNE_EVENTS_JOB = 'domain-events.prune';
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 5000;
 
-/** Registers the hourly pruning of old domain events (both job drivers take an interval). */
-export async function scheduleEventPruning(deps: Pick<AppDeps, 'jobs' | 'dataSource' | 'clock' | 'logger'>): Promise<void> {
-  deps.jobs.process(PRUNE_EVENTS_JOB, async () => {
-    const cutoff = new Date(deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
-    const deleted = await pruneEventsBefore(deps.dataSource, cutoff);
-    if (deleted > 0) deps.logger.info({ deleted, cutoff }, 'pruned old domain events');
+/** Registers the hourly pruning of old domain events (a periodic task: survives a Redis loss). */
+export function scheduleEventPruning(deps: Pick<AppDeps, 'periodic' | 'dataSource' | 'clock' | 'logger'>): void {
+  deps.periodic.register({
+    name: PRUNE_EVENTS_JOB,
+    intervalMs: PRUNE_INTERVAL_MS,
+    runAtStart: false,
+    run: async () => {
+      const cutoff = new Date(deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
+      const deleted = await pruneEventsBefore(deps.dataSource, cutoff);
+      if (deleted > 0) deps.logger.info({ deleted, cutoff }, 'pruned old domain events');
+    },
   });
-  await deps.jobs.every(PRUNE_EVENTS_JOB, PRUNE_INTERVAL_MS);
 }
 
 /**

@@ -161,7 +161,7 @@ describe('event retention', () => {
     expect(rows.map((r: { seq: string }) => Number(r.seq))).toEqual([2, 3]);
   });
 
-  it('is scheduled at server start, under either job driver', async () => {
-    expect(await server.deps.jobs.schedules()).toContainEqual({ name: PRUNE_EVENTS_JOB, every: PRUNE_INTERVAL_MS });
+  it('is a periodic task registered at server start, with or without Redis', async () => {
+    expect(server.deps.periodic.list()).toContainEqual({ name: PRUNE_EVENTS_JOB, intervalMs: PRUNE_INTERVAL_MS });
   });
 });

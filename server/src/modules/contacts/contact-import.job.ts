@@ -9,14 +9,14 @@ const SWEEP_INTERVAL_MS = 60_000;
  * at start, requeue imports that a restart or a dead worker left behind (the contact_imports
  * row, not the queue, is what survives).
  */
-export function registerContactImportJobs(deps: Pick<AppDeps, 'jobs' | 'logger'>, imports: ContactImportService): void {
+export function registerContactImportJobs(deps: Pick<AppDeps, 'jobs' | 'periodic' | 'logger'>, imports: ContactImportService): void {
   deps.jobs.process<{ importId: string }>(CONTACT_IMPORT_JOB, (data) => imports.run(data.importId));
-  deps.jobs.process(CONTACT_IMPORT_SWEEP_JOB, async () => {
-    const requeued = await imports.sweep();
-    if (requeued > 0) deps.logger.info({ requeued }, 'requeued pending contact imports');
+  deps.periodic.register({
+    name: CONTACT_IMPORT_SWEEP_JOB,
+    intervalMs: SWEEP_INTERVAL_MS,
+    run: async () => {
+      const requeued = await imports.sweep();
+      if (requeued > 0) deps.logger.info({ requeued }, 'requeued pending contact imports');
+    },
   });
-  void (async () => {
-    await deps.jobs.every(CONTACT_IMPORT_SWEEP_JOB, SWEEP_INTERVAL_MS);
-    await deps.jobs.enqueue(CONTACT_IMPORT_SWEEP_JOB, {}, { jobId: 'contact-import-sweep:start' });
-  })().catch((err) => deps.logger.warn({ err }, 'could not schedule the contact import sweep'));
 }

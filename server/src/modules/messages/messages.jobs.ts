@@ -17,23 +17,26 @@ const BIRTHDAY_INTERVAL_MS = 10 * 60_000;
  * - `messages.birthdays`: birthday messages at each channel's hour.
  */
 export function registerMessageJobs(
-  deps: Pick<AppDeps, 'jobs' | 'logger'>,
+  deps: Pick<AppDeps, 'jobs' | 'periodic' | 'logger'>,
   services: { delivery: OutboundDelivery; schedules: MessageScheduleService; birthdays: MessageBirthdayService },
 ): void {
   deps.jobs.process<{ messageId: number }>(DELIVER_JOB, async (data) => {
     await services.delivery.deliver(Number(data.messageId));
   });
-  deps.jobs.process(OUTBOUND_SWEEP_JOB, async () => {
-    await services.schedules.promoteDue();
-    await services.delivery.sweep();
+  deps.periodic.register({
+    name: OUTBOUND_SWEEP_JOB,
+    intervalMs: OUTBOUND_SWEEP_INTERVAL_MS,
+    run: async () => {
+      await services.schedules.promoteDue();
+      await services.delivery.sweep();
+    },
   });
-  deps.jobs.process(BIRTHDAY_JOB, async () => {
-    const sent = await services.birthdays.runDue();
-    if (sent > 0) deps.logger.info({ sent }, 'birthday messages sent');
+  deps.periodic.register({
+    name: BIRTHDAY_JOB,
+    intervalMs: BIRTHDAY_INTERVAL_MS,
+    run: async () => {
+      const sent = await services.birthdays.runDue();
+      if (sent > 0) deps.logger.info({ sent }, 'birthday messages sent');
+    },
   });
-  void (async () => {
-    await deps.jobs.every(OUTBOUND_SWEEP_JOB, OUTBOUND_SWEEP_INTERVAL_MS);
-    await deps.jobs.every(BIRTHDAY_JOB, BIRTHDAY_INTERVAL_MS);
-    await deps.jobs.enqueue(OUTBOUND_SWEEP_JOB, {}, { jobId: 'messages-sweep:start' });
-  })().catch((err) => deps.logger.warn({ err }, 'could not schedule the message jobs'));
 }

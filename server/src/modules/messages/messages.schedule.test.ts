@@ -290,7 +290,7 @@ describe('POST /messages/sendBirthday', () => {
       body: { birthdayMessage: 'Parabéns, {{name}}!', birthdayHour: hourInTimeZone(clock.now()) },
     });
     const birthday = await createContact(server, t.tenant.id, { name: 'Caio Prado', birthday: todayBirthday() });
-    await server.deps.jobs.enqueue(BIRTHDAY_JOB, {});
+    await server.deps.periodic.runNow(BIRTHDAY_JOB);
     await waitFor(() => sentTo(graph, birthday.number).length === 1, 'birthday job');
     expect(sentTo(graph, birthday.number)[0].text.body).toBe('Parabéns, Caio Prado!');
   });

@@ -240,7 +240,7 @@ export async function waitForMessage(
 
 /** Runs the outbound sweep now (due scheduled messages promoted, due pending ones sent). */
 export async function runSweep(server: TestServer): Promise<void> {
-  await server.deps.jobs.enqueue(OUTBOUND_SWEEP_JOB, {});
+  await server.deps.periodic.runNow(OUTBOUND_SWEEP_JOB);
 }
 
 /** Messages the fake received (POST .../messages), in order. */

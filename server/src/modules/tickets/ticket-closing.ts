@@ -143,21 +143,27 @@ export async function autoCloseIdleTickets(
   return closed;
 }
 
-/** Registers both sweeps (and a first run of the due-close sweep at start, after a restart). */
-export async function scheduleTicketSweeps(
-  deps: Pick<AppDeps, 'jobs' | 'events' | 'clock' | 'dataSource' | 'logger'>,
-): Promise<void> {
-  deps.jobs.process(CLOSE_DUE_JOB, async () => {
-    const closed = await closeDueTickets(deps);
-    if (closed.length > 0) deps.logger.info({ closed: closed.length }, 'closed tickets after their farewell');
+/**
+ * Registers both sweeps as periodic tasks (claimed through PostgreSQL, so a Redis loss never
+ * stops them); each also runs right after start, for what a restart left due.
+ */
+export function scheduleTicketSweeps(deps: Pick<AppDeps, 'periodic' | 'events' | 'clock' | 'dataSource' | 'logger'>): void {
+  deps.periodic.register({
+    name: CLOSE_DUE_JOB,
+    intervalMs: CLOSE_DUE_SWEEP_MS,
+    run: async () => {
+      const closed = await closeDueTickets(deps);
+      if (closed.length > 0) deps.logger.info({ closed: closed.length }, 'closed tickets after their farewell');
+    },
   });
-  deps.jobs.process(AUTO_CLOSE_JOB, async () => {
-    const closed = await autoCloseIdleTickets(deps);
-    if (closed.length > 0) deps.logger.info({ closed: closed.length }, 'auto-resolved idle tickets');
+  deps.periodic.register({
+    name: AUTO_CLOSE_JOB,
+    intervalMs: AUTO_CLOSE_SWEEP_MS,
+    run: async () => {
+      const closed = await autoCloseIdleTickets(deps);
+      if (closed.length > 0) deps.logger.info({ closed: closed.length }, 'auto-resolved idle tickets');
+    },
   });
-  await deps.jobs.every(CLOSE_DUE_JOB, CLOSE_DUE_SWEEP_MS);
-  await deps.jobs.every(AUTO_CLOSE_JOB, AUTO_CLOSE_SWEEP_MS);
-  await deps.jobs.enqueue(CLOSE_DUE_JOB, {});
 }
 
 // ---------- The customer's reply to a rating request ----------

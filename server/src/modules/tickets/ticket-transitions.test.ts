@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAREWELL_CLOSE_DELAY_MS } from '@shared/limits';
 import type { TicketDto } from '@shared/schemas/tickets';
 import { startTestServer, type ApiResponse, type TestServer } from '../../../../tests/helpers/test-server';
+import { waitFor } from '../../realtime/realtime.test-support';
 import {
   AUTO_CLOSE_SWEEP_MS,
   CLOSE_DUE_SWEEP_MS,
@@ -379,13 +380,17 @@ describe('idle auto-resolve', () => {
     expect((await ticketRow(server, elsewhere)).status).toBe('pending');
   });
 
-  it('both sweeps are scheduled at start, under either job driver', async () => {
-    const schedules = await server.deps.jobs.schedules();
-    expect(schedules).toEqual(
+  it('both sweeps are periodic tasks that run from start, with or without Redis', async () => {
+    expect(server.deps.periodic.list()).toEqual(
       expect.arrayContaining([
-        { name: 'tickets.close-due', every: CLOSE_DUE_SWEEP_MS },
-        { name: 'tickets.auto-close', every: AUTO_CLOSE_SWEEP_MS },
+        { name: 'tickets.close-due', intervalMs: CLOSE_DUE_SWEEP_MS },
+        { name: 'tickets.auto-close', intervalMs: AUTO_CLOSE_SWEEP_MS },
       ]),
     );
+    // The due-close sweep runs right after start: its run is recorded in PostgreSQL.
+    await waitFor(async () => {
+      const status = await server.deps.periodic.status();
+      return status.some((s) => s.name === 'tickets.close-due' && s.lastFinishedAt !== null && s.lastError === null);
+    }, 'the first due-close run');
   });
 });

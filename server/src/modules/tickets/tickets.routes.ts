@@ -32,7 +32,7 @@ export function ticketsRoutes(deps: AppDeps): Router {
   const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
   const tickets = new TicketsService(deps);
   const notes = new TicketNotesService(deps);
-  scheduleTicketSweeps(deps).catch((err) => deps.logger.error({ err }, 'could not schedule the ticket sweeps'));
+  scheduleTicketSweeps(deps);
 
   router.get('/tickets', auth, validate(TicketListQuerySchema, 'query'), async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');
