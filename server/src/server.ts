@@ -14,6 +14,7 @@ import type { AppDeps } from './deps';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit';
 import { createJobQueue } from './jobs';
 import { PeriodicScheduler } from './jobs/periodic';
+import { watchRedis } from './core/redis-watch';
 import { createMailer } from './core/smtp-mailer';
 import { DomainEvents } from './realtime/domain-events';
 import { scheduleEventPruning } from './realtime/event-retention';
@@ -59,7 +60,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await dataSource.runMigrations({ transaction: 'each' });
   if (opts.seed !== false) await seedDatabase(dataSource, config, logger);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null }) : undefined;
+  const redis = config.redisUrl ? watchRedis(new Redis(config.redisUrl, { maxRetriesPerRequest: null }), logger, 'rate limits') : undefined;
   const prefix = opts.redisPrefix ?? 'atende';
   const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix, logger });
   const periodic = new PeriodicScheduler({ dataSource, logger }, prefix);

@@ -1,11 +1,19 @@
 import Bull from 'bull';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../core/logger';
+import { watchRedis } from '../core/redis-watch';
 import type { EnqueueOptions, JobHandler, JobQueue, JobSchedule } from './job-queue';
 
 /** Completed and failed jobs kept in Redis for the job-queue screen; older ones are trimmed. */
 const KEEP_COMPLETED = 1000;
 const KEEP_FAILED = 5000;
+/**
+ * Longest an enqueue waits for Redis. A request that enqueues after its commit never hangs on a
+ * Redis outage: past this the enqueue fails, the caller logs it, and the periodic sweep (which
+ * does not use Redis) picks the committed row up. ioredis keeps the command for a bounded number
+ * of reconnection tries (maxRetriesPerRequest), never indefinitely.
+ */
+export const ENQUEUE_DEADLINE_MS = 1_000;
 
 /**
  * Bull driver (REDIS_URL set): one Bull queue per job name, created on first use, so several
@@ -39,16 +47,29 @@ export class BullJobQueue implements JobQueue {
   async enqueue<T>(name: string, data: T, opts: EnqueueOptions = {}): Promise<string> {
     if (this.closing) throw new Error('job queue is closed');
     const queue = this.queue(name);
-    if (opts.jobId) await this.forgetFinished(queue, opts.jobId);
-    const job = await queue.add(data, {
-      delay: opts.delay,
-      attempts: opts.attempts ?? 1,
-      backoff: opts.backoff,
-      jobId: opts.jobId,
-      removeOnComplete: KEEP_COMPLETED,
-      removeOnFail: KEEP_FAILED,
+    const add = (async () => {
+      if (opts.jobId) await this.forgetFinished(queue, opts.jobId);
+      return queue.add(data, {
+        delay: opts.delay,
+        attempts: opts.attempts ?? 1,
+        backoff: opts.backoff,
+        jobId: opts.jobId,
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+      });
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not take job ${name} within ${ENQUEUE_DEADLINE_MS} ms`)), ENQUEUE_DEADLINE_MS);
     });
-    return String(job.id);
+    // The add may still complete after the deadline (Redis back): harmless, every job re-checks its row.
+    add.catch(() => undefined);
+    try {
+      const job = await Promise.race([add, deadline]);
+      return String(job.id);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async every(name: string, schedule: string | number, data?: unknown): Promise<void> {
@@ -127,10 +148,10 @@ export class BullJobQueue implements JobQueue {
     // Bull refuses subscriber and blocking connections that retry commands or check readiness.
     const longLived: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: false };
     if (type === 'bclient') {
-      const c = new Redis(this.redisUrl, longLived);
+      const c = watchRedis(new Redis(this.redisUrl, longLived), this.logger, 'jobs (blocking)');
       this.blocking.push(c);
       return c;
     }
-    return (this.shared[type] ??= new Redis(this.redisUrl, type === 'subscriber' ? longLived : {}));
+    return (this.shared[type] ??= watchRedis(new Redis(this.redisUrl, type === 'subscriber' ? longLived : {}), this.logger, `jobs (${type})`));
   }
 }

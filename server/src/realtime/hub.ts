@@ -4,6 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { SOCKET_EVENTS, type InvalidTokenPayload } from '@shared/events';
 import { AppError } from '../core/app-error';
+import { watchRedis } from '../core/redis-watch';
 import type { AuthContext } from '../core/auth-context';
 import type { DomainEvent } from '../db/entities';
 import type { AppDeps } from '../deps';
@@ -41,8 +42,8 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
   });
   const adapterClients: Redis[] = [];
   if (deps.redis) {
-    const pub = deps.redis.duplicate();
-    const sub = deps.redis.duplicate();
+    const pub = watchRedis(deps.redis.duplicate(), deps.logger, 'sockets (publish)');
+    const sub = watchRedis(deps.redis.duplicate(), deps.logger, 'sockets (subscribe)');
     adapterClients.push(pub, sub);
     // The channel key carries the deployment's prefix: servers of another deployment (or a
     // parallel test server) on the same Redis never receive these broadcasts.

@@ -76,7 +76,8 @@ export class ContactImportService {
        VALUES ($1, $2, $3, 'queued', $4, $5, $6)`,
       [id, auth.tenantId, auth.userId, file.originalName.slice(0, 255), file.path, dateFormat],
     );
-    await this.enqueue(id);
+    // The queued row is what counts: when the job queue is unreachable the import sweep starts it.
+    await this.enqueue(id).catch((err) => this.deps.logger.warn({ err, importId: id }, 'could not enqueue a contact import; the sweep will start it'));
     return { importId: id };
   }
 
