@@ -312,13 +312,18 @@ export const UpdateMessageSchema = z
 
 export const EditMessageSchema = z.object({ messageId: recordId, body: requiredBody });
 
-/** DELETE /messages body: our id; `messageId` (the provider id), when sent, must match. */
-export const DeleteMessageSchema = z.object({
+/**
+ * DELETE /messages body: our id; `messageId` (the provider id), when sent, must match. Loose on
+ * purpose: the anchor client sends the whole message it shows, which only identifies it (a
+ * delete changes nothing else).
+ */
+export const DeleteMessageSchema = z.looseObject({
   id: recordId,
   messageId: z.string().max(200).nullable().optional(),
 });
 
-const idRef = z.union([recordId, z.object({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
+/** A record named by its id, or by an object with its id (the anchor sends the whole record it shows). */
+const idRef = z.union([recordId, z.looseObject({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
 
 export const ForwardMessagesSchema = z.object({
   messages: z

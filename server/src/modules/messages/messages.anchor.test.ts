@@ -229,3 +229,44 @@ describe('POST /messages/{ticketId}: the anchor client fields', () => {
     expect(refused.body.fields[0].path).toBe('scheduleDate');
   });
 });
+
+describe("the anchor client's other inbox calls on messages", () => {
+  it('DELETE /messages/{messageId} with the shown message as the body (`null` in the path for one not sent yet) deletes it', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const note = await server.request('POST', '/messages/ghostMessage', { token: t.users.user.token, body: { ticketId: t.ticketId, body: 'nota' } });
+    const shown = note.body.messages[0];
+    const res = await server.request('DELETE', `/messages/${shown.messageId}`, { token: t.users.user.token, body: shown });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: shown.id, isDeleted: true });
+    expect((await messageRow(server, shown.id)).isDeleted).toBe(true);
+
+    // A path that names another provider message than the body's is refused; nothing changes.
+    const [{ id }] = await server.deps.dataSource.query(
+      `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "messageId", "whatsappId", status, "fromMe")
+       VALUES ($1, $2, $3, 'enviada', 'wamid.D1', $4, 'sent', true) RETURNING id`,
+      [t.tenant.id, t.ticketId, t.contact.id, t.channelId],
+    );
+    const mismatch = await server.request('DELETE', '/messages/wamid.OTHER', {
+      token: t.users.user.token,
+      body: { id: Number(id), messageId: 'wamid.D1' },
+    });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.fields[0].path).toBe('messageId');
+    expect((await messageRow(server, Number(id))).isDeleted).toBe(false);
+  });
+
+  it('POST /forward-messages/ with the shown messages and contact objects forwards them', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const sentNow = await server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body: anchorText('para encaminhar') });
+    await waitForMessage(server, sentNow.body.messages[0].id, sent);
+    const thread = await server.request('GET', `/messages/${t.ticketId}`, { token: t.users.user.token });
+    const target = await server.request('GET', `/contacts/${t.contact.id}`, { token: t.users.user.token });
+    const res = await server.request('POST', '/forward-messages/', {
+      token: t.users.user.token,
+      body: { messages: thread.body.messages, contact: target.body },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.messages.map((m: any) => m.body)).toEqual(['para encaminhar']);
+  });
+});
+
