@@ -125,7 +125,7 @@ describe('anchor socket events', () => {
     expect(anchorOf(outsider, t.tenant.id, 'ticketList')).toEqual([]);
   });
 
-  it('contactList contact:update with the contact, and whatsapp update/delete with the anchor payloads, to the tenant only', async () => {
+  it('contactList contact:update with the contact, whatsapp update/delete and whatsappSession readySession with the anchor payloads, to the tenant only', async () => {
     const t = await world();
     const agent = await anchorSocket(t.users.user.token);
     const other = await createMessagingTenant(server, graph);
@@ -146,6 +146,16 @@ describe('anchor socket events', () => {
       action: 'update',
       whatsapp: { id: t.channelId, name: 'Atendimento WABA' },
     });
+    // A session that connects again: the anchor's "ready" notice beside our session update.
+    const admin = await anchorSocket(t.users.admin.token);
+    expect((await server.request('DELETE', `/whatsappsession/${t.channelId}`, { token: t.users.admin.token })).status).toBeLessThan(300);
+    expect((await server.request('POST', `/whatsappsession/${t.channelId}`, { token: t.users.admin.token })).status).toBeLessThan(300);
+    await waitFor(() => anchorOf(admin, t.tenant.id, 'whatsappSession').some((p) => p.action === 'readySession'), 'readySession');
+    expect(anchorOf(admin, t.tenant.id, 'whatsappSession').find((p) => p.action === 'readySession')).toMatchObject({
+      session: { id: t.channelId, status: 'CONNECTED' },
+    });
+    expect(anchorOf(admin, t.tenant.id, 'whatsappSession').filter((p) => p.action === 'readySession')).toHaveLength(1);
+
     const removed = await server.request('DELETE', `/whatsapp/${t.channelId}`, { token: t.users.admin.token });
     expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(300);
     await waitFor(() => anchorOf(agent, t.tenant.id, 'whatsapp').some((p) => p.action === 'delete'), 'whatsapp delete');

@@ -15,7 +15,8 @@ import type { EventAudience, TicketAudienceFacts } from '../db/entities';
  *   message with `ticket.id`; the anchor replaces the message it shows), `chat:delete`.
  * - `contactList` `{type: 'contact:update' | 'contact:delete', payload: contact}`.
  * - `whatsapp` `{action: 'update', whatsapp}` / `{action: 'delete', whatsappId}`.
- * - `whatsappSession` `{action: 'update', session}`: already our own name and shape.
+ * - `whatsappSession` `{action: 'update', session}`: already our own name and shape; plus
+ *   `{action: 'readySession', session}` when a session has just connected (its "ready" notice).
  *
  * Only what a recipient was delivered is translated (the hub calls this after the audience
  * rule), so the anchor events reach exactly the sockets our events reach.
@@ -24,6 +25,7 @@ export const ANCHOR_EVENTS = {
   ticketList: 'ticketList',
   contactList: 'contactList',
   whatsapp: 'whatsapp',
+  whatsappSession: 'whatsappSession',
 } as const;
 
 export interface AnchorEmit {
@@ -89,6 +91,12 @@ export function anchorEventsFor(
       const p = (event.payload ?? {}) as Partial<Extract<ChannelEventPayload, { action: 'delete' }>>;
       if (typeof p.id !== 'number') return [];
       return [{ name: ANCHOR_EVENTS.whatsapp, payload: { action: 'delete', whatsappId: p.id } }];
+    }
+    case SOCKET_EVENTS.whatsappSession: {
+      // Sessions are announced on transitions only, so CONNECTED here means "just connected".
+      const p = (event.payload ?? {}) as { session?: { status?: string } };
+      if (p.session?.status !== 'CONNECTED') return [];
+      return [{ name: ANCHOR_EVENTS.whatsappSession, payload: { action: 'readySession', session: p.session } }];
     }
     default:
       return [];
