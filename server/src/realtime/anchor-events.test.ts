@@ -64,13 +64,19 @@ describe('anchor socket events', () => {
     const other = await createMessagingTenant(server, graph);
     const otherTenant = await anchorSocket(other.users.admin.token);
 
-    const res = await server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body: { body: 'Bom dia!' } });
+    const res = await server.request('POST', `/messages/${t.ticketId}`, {
+      token: t.users.user.token,
+      body: { body: 'Bom dia!' },
+    });
     expect(res.status).toBe(201);
     const id = res.body.messages[0].id;
     await waitForMessage(server, id, (r) => r.status === 'sent');
 
     for (const s of [agent, admin]) {
-      await waitFor(() => ofType(s, t.tenant.id, 'chat:ack').some((p) => p.payload.id === id && p.payload.ack === 1), 'chat:ack of the sent message');
+      await waitFor(
+        () => ofType(s, t.tenant.id, 'chat:ack').some((p) => p.payload.id === id && p.payload.ack === 1),
+        'chat:ack of the sent message',
+      );
       const [created] = ofType(s, t.tenant.id, 'chat:create');
       expect(created.payload).toMatchObject({
         id,
@@ -131,7 +137,10 @@ describe('anchor socket events', () => {
     const other = await createMessagingTenant(server, graph);
     const otherTenant = await anchorSocket(other.users.admin.token);
 
-    const renamed = await server.request('PUT', `/contacts/${t.contact.id}`, { token: t.users.admin.token, body: { name: 'Elisa P.' } });
+    const renamed = await server.request('PUT', `/contacts/${t.contact.id}`, {
+      token: t.users.admin.token,
+      body: { name: 'Elisa P.' },
+    });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     await waitFor(() => anchorOf(agent, t.tenant.id, 'contactList').length === 1, 'contactList');
     expect(anchorOf(agent, t.tenant.id, 'contactList')[0]).toMatchObject({
@@ -139,7 +148,10 @@ describe('anchor socket events', () => {
       payload: { id: t.contact.id, name: 'Elisa P.' },
     });
 
-    const channel = await server.request('PUT', `/whatsapp/${t.channelId}`, { token: t.users.admin.token, body: { name: 'Atendimento WABA' } });
+    const channel = await server.request('PUT', `/whatsapp/${t.channelId}`, {
+      token: t.users.admin.token,
+      body: { name: 'Atendimento WABA' },
+    });
     expect(channel.status, JSON.stringify(channel.body)).toBe(200);
     await waitFor(() => anchorOf(agent, t.tenant.id, 'whatsapp').length > 0, 'whatsapp update');
     expect(anchorOf(agent, t.tenant.id, 'whatsapp')[0]).toMatchObject({
@@ -148,8 +160,12 @@ describe('anchor socket events', () => {
     });
     // A session that connects again: the anchor's "ready" notice beside our session update.
     const admin = await anchorSocket(t.users.admin.token);
-    expect((await server.request('DELETE', `/whatsappsession/${t.channelId}`, { token: t.users.admin.token })).status).toBeLessThan(300);
-    expect((await server.request('POST', `/whatsappsession/${t.channelId}`, { token: t.users.admin.token })).status).toBeLessThan(300);
+    expect(
+      (await server.request('DELETE', `/whatsappsession/${t.channelId}`, { token: t.users.admin.token })).status,
+    ).toBeLessThan(300);
+    expect((await server.request('POST', `/whatsappsession/${t.channelId}`, { token: t.users.admin.token })).status).toBeLessThan(
+      300,
+    );
     await waitFor(() => anchorOf(admin, t.tenant.id, 'whatsappSession').some((p) => p.action === 'readySession'), 'readySession');
     expect(anchorOf(admin, t.tenant.id, 'whatsappSession').find((p) => p.action === 'readySession')).toMatchObject({
       session: { id: t.channelId, status: 'CONNECTED' },
@@ -159,7 +175,10 @@ describe('anchor socket events', () => {
     const removed = await server.request('DELETE', `/whatsapp/${t.channelId}`, { token: t.users.admin.token });
     expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(300);
     await waitFor(() => anchorOf(agent, t.tenant.id, 'whatsapp').some((p) => p.action === 'delete'), 'whatsapp delete');
-    expect(anchorOf(agent, t.tenant.id, 'whatsapp').find((p) => p.action === 'delete')).toEqual({ action: 'delete', whatsappId: t.channelId });
+    expect(anchorOf(agent, t.tenant.id, 'whatsapp').find((p) => p.action === 'delete')).toEqual({
+      action: 'delete',
+      whatsappId: t.channelId,
+    });
 
     await sleep(ABSENCE_WAIT_MS);
     expect(otherTenant.received.filter(([n]) => n.startsWith(`${t.tenant.id}:`))).toEqual([]);
@@ -176,7 +195,10 @@ describe('anchor socket events', () => {
     });
     const agent = await anchorSocket(t.users.user.token);
     const otherQueue = await insertQueue(server, t.tenant.id);
-    const moved = await server.request('PUT', `/tickets/${agentTicket}`, { token: t.users.admin.token, body: { queueId: otherQueue } });
+    const moved = await server.request('PUT', `/tickets/${agentTicket}`, {
+      token: t.users.admin.token,
+      body: { queueId: otherQueue },
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     await waitFor(() => agent.received.some(([n]) => n === `${t.tenant.id}:ticket:delete`), 'ticket:delete');
     await sleep(ABSENCE_WAIT_MS);

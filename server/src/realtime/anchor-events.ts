@@ -66,7 +66,11 @@ export function anchorEventsFor(
       const message = (event.payload as Partial<MessageEventPayload> | null)?.message;
       if (!message) return [];
       const type =
-        event.name === SOCKET_EVENTS.messageCreate ? 'chat:create' : event.name === SOCKET_EVENTS.messageDelete ? 'chat:delete' : 'chat:ack';
+        event.name === SOCKET_EVENTS.messageCreate
+          ? 'chat:create'
+          : event.name === SOCKET_EVENTS.messageDelete
+            ? 'chat:delete'
+            : 'chat:ack';
       const facts = event.audience.scope === 'ticket' ? event.audience.ticket : null;
       const payload: AnchorMessage = { ...message, ticket: ticket ?? stubOf(message.ticketId, facts) };
       return [{ name: ANCHOR_EVENTS.ticketList, payload: { type, payload } }];

@@ -147,7 +147,10 @@ describe('POST /messages/{ticketId}: the anchor client fields', () => {
     expect(res.body.messages[0]).toMatchObject({ quotedMsgId: Number(id), quotedMsg: { id: Number(id), body: 'Tem em azul?' } });
     expect((await messageRow(server, res.body.messages[0].id)).quotedMsgId).toBe(String(id));
     await waitForMessage(server, res.body.messages[0].id, sent);
-    expect(sentTo(graph, t.contact.number)[0]).toMatchObject({ text: { body: 'Temos sim' }, context: { message_id: 'wamid.Q1' } });
+    expect(sentTo(graph, t.contact.number)[0]).toMatchObject({
+      text: { body: 'Temos sim' },
+      context: { message_id: 'wamid.Q1' },
+    });
 
     // A quote of another ticket is refused like quotedMsgId; two different quotes are refused.
     const elsewhere = await server.request('POST', `/messages/${t.ticketId}`, {
@@ -233,7 +236,10 @@ describe('POST /messages/{ticketId}: the anchor client fields', () => {
 describe("the anchor client's other inbox calls on messages", () => {
   it('DELETE /messages/{messageId} with the shown message as the body (`null` in the path for one not sent yet) deletes it', async () => {
     const t = await createMessagingTenant(server, graph);
-    const note = await server.request('POST', '/messages/ghostMessage', { token: t.users.user.token, body: { ticketId: t.ticketId, body: 'nota' } });
+    const note = await server.request('POST', '/messages/ghostMessage', {
+      token: t.users.user.token,
+      body: { ticketId: t.ticketId, body: 'nota' },
+    });
     const shown = note.body.messages[0];
     const res = await server.request('DELETE', `/messages/${shown.messageId}`, { token: t.users.user.token, body: shown });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -257,7 +263,10 @@ describe("the anchor client's other inbox calls on messages", () => {
 
   it('POST /forward-messages/ with the shown messages and contact objects forwards them', async () => {
     const t = await createMessagingTenant(server, graph);
-    const sentNow = await server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body: anchorText('para encaminhar') });
+    const sentNow = await server.request('POST', `/messages/${t.ticketId}`, {
+      token: t.users.user.token,
+      body: anchorText('para encaminhar'),
+    });
     await waitForMessage(server, sentNow.body.messages[0].id, sent);
     const thread = await server.request('GET', `/messages/${t.ticketId}`, { token: t.users.user.token });
     const target = await server.request('GET', `/contacts/${t.contact.id}`, { token: t.users.user.token });
@@ -269,4 +278,3 @@ describe("the anchor client's other inbox calls on messages", () => {
     expect(res.body.messages.map((m: any) => m.body)).toEqual(['para encaminhar']);
   });
 });
-

@@ -21,7 +21,14 @@ describe('POST /tickets with the anchor client fields', () => {
     const contact = await insertContact(server, w.tenant.id, 'Dora');
     const res = await server.request<TicketDto>('POST', '/tickets', {
       token: w.users.user.token,
-      body: { contactId: contact, isActiveDemand: true, userId: w.users.user.id, channel: 'telegram', channelId: telegram, status: 'open' },
+      body: {
+        contactId: contact,
+        isActiveDemand: true,
+        userId: w.users.user.id,
+        channel: 'telegram',
+        channelId: telegram,
+        status: 'open',
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ contactId: contact, whatsappId: telegram, status: 'open', userId: w.users.user.id });
@@ -72,7 +79,10 @@ describe('POST /tickets with the anchor client fields', () => {
       [{ channel: 'fax' }, 'channel'],
     ];
     for (const [fields, path] of cases) {
-      const res = await server.request('POST', '/tickets', { token: w.users.user.token, body: { contactId: contact, ...fields } });
+      const res = await server.request('POST', '/tickets', {
+        token: w.users.user.token,
+        body: { contactId: contact, ...fields },
+      });
       expect(res.status, JSON.stringify(fields)).toBe(400);
       expect(res.body.fields.map((f: { path: string }) => f.path)).toEqual([path]);
     }
