@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeGraphApi } from '../../../tests/fakes/graph-api.fake';
+import { deliverWebhook, inboundPayload, newWamid, type FakeGraphApi } from '../../../tests/fakes/graph-api.fake';
 import type { TestServer } from '../../../tests/helpers/test-server';
 import {
   createAgent,
@@ -104,6 +104,31 @@ describe('anchor socket events', () => {
     await sleep(ABSENCE_WAIT_MS);
     expect(anchorOf(outsider, t.tenant.id, 'ticketList')).toEqual([]);
     expect(otherTenant.received.filter(([n]) => n.startsWith(`${t.tenant.id}:`))).toEqual([]);
+  });
+
+  it("a customer's message (WABA webhook): chat:create with fromMe false and the ticket to its agent, nothing to an agent who cannot see it", async () => {
+    const t = await world();
+    const agent = await anchorSocket(t.users.user.token);
+    const outsider = await anchorSocket(t.outsider.token);
+    const wamid = newWamid();
+    const delivered = await deliverWebhook(
+      `${server.url}/webhooks/waba/${t.channelId}`,
+      inboundPayload(graph.phoneNumberId, [
+        { from: t.contact.number, name: 'Elisa', id: wamid, message: { type: 'text', text: { body: 'Chegou?' } } },
+      ]),
+      'app-secret-0123456789',
+    );
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+    await waitFor(() => ofType(agent, t.tenant.id, 'chat:create').length === 1, 'chat:create of the inbound message');
+    expect(ofType(agent, t.tenant.id, 'chat:create')[0].payload).toMatchObject({
+      messageId: wamid,
+      body: 'Chegou?',
+      fromMe: false,
+      read: false,
+      ticket: { id: t.ticketId, userId: t.users.user.id, unreadMessages: 1, contact: { id: t.contact.id } },
+    });
+    await sleep(ABSENCE_WAIT_MS);
+    expect(anchorOf(outsider, t.tenant.id, 'ticketList')).toEqual([]);
   });
 
   it('a new pending ticket in a queue: ticket:update and notification:new to the queue agent, nothing to an agent of another queue', async () => {
