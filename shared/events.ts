@@ -1,8 +1,9 @@
 import type { ErrorCode } from './errors';
 
 /**
- * Realtime event names (spec section 7). Tenant-scoped events are emitted as `<tenantId>:<name>`
- * on the wire for anchor-client compatibility, and also carried with their `seq` for replay.
+ * Realtime event names (spec section 7). Every event goes as `event` (with its `seq`, for
+ * replay) and as `<tenantId>:<name>`; the anchor client's own names and shapes (`ticketList`,
+ * `contactList`, `whatsapp`) are added by server/src/realtime/anchor-events.ts.
  */
 export const SOCKET_EVENTS = {
   // client -> server

@@ -70,6 +70,8 @@ export const clientIdSchema = z
 
 const DATE_TIME_PATTERN = /^(\d{2})\/(\d{2})\/(\d{4})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+/** ISO 8601 without an offset, as the anchor's date-time picker writes it (a wall time). */
+const LOCAL_ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
 
 /** Offset of `timeZone` from UTC at `instant`, in milliseconds. */
 function zoneOffsetMs(instant: number, timeZone: string): number {
@@ -91,8 +93,9 @@ function zoneOffsetMs(instant: number, timeZone: string): number {
 }
 
 /**
- * A schedule date: ISO 8601 with an offset, or dd/MM/yyyy HH:mm[:ss] read in `timeZone`. Null for
- * anything else, including days that do not exist (31/02).
+ * A schedule date: ISO 8601 with an offset, or a wall time read in `timeZone`: dd/MM/yyyy
+ * HH:mm[:ss], or ISO 8601 without an offset (yyyy-MM-ddTHH:mm[:ss], what the anchor client's
+ * picker sends). Null for anything else, including days that do not exist (31/02).
  */
 export function parseScheduleDate(text: string, timeZone = BUSINESS_TIME_ZONE): Date | null {
   const value = text.trim();
@@ -100,7 +103,8 @@ export function parseScheduleDate(text: string, timeZone = BUSINESS_TIME_ZONE): 
     const date = new Date(value);
     return Number.isNaN(date.getTime()) ? null : date;
   }
-  const m = DATE_TIME_PATTERN.exec(value);
+  const local = LOCAL_ISO_PATTERN.exec(value);
+  const m = local ? [local[0], local[3], local[2], local[1], local[4], local[5], local[6]] : DATE_TIME_PATTERN.exec(value);
   if (!m) return null;
   const [day, month, year, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
   if (hour > 23 || minute > 59 || second > 59) return null;
@@ -170,18 +174,103 @@ export const ScheduledMessagesQuerySchema = z.object({
 });
 
 /**
- * POST /messages/{ticketId}: JSON or multipart/form-data with files in `medias`. The text may be
- * empty only when files are attached (checked by the server, which sees the files).
+ * `fromMe` and `read` as the anchor client sends them on every message (`true`, `1`, or 'true'
+ * in a form): an agent's message is always its own and read. The opposite cannot be done, so it
+ * is refused rather than ignored.
  */
-export const SendMessageSchema = z.object({
-  body: body.optional(),
+const alwaysTrue = (message: string) =>
+  z
+    .preprocess((v) => (v === 1 ? true : v === 0 ? false : v), formBoolean)
+    .refine((v) => v, { error: message })
+    .optional()
+    .nullable();
+
+/** A multipart form repeats a field once per file (the anchor sends `body` and `scheduleDate` per file). */
+const oneOrPerFile = <T extends z.ZodType>(item: T) =>
+  z.union([item, z.array(item).min(1).max(MESSAGE_MAX_FILES, { error: `no máximo ${MESSAGE_MAX_FILES} valores` })]);
+
+const sendScheduleDate = z.union([z.literal(''), z.string({ error: 'Data inválida' })]);
+
+/**
+ * Fields of POST /messages/{ticketId} (JSON or multipart/form-data with files in `medias`).
+ * Ours: `body`, `quotedMsgId`, `clientId`, `isPrivate`, `scheduleDate`. The anchor client's
+ * names for the same things: `quotedMsg` (the quoted message object; its `id` is read),
+ * `id` (its client-generated id: our `clientId`), and `fromMe`/`read`/`mediaUrl` (which must
+ * say what a send does anyway: true, true, empty).
+ */
+const sendMessageFields = {
+  body: oneOrPerFile(body).optional(),
   quotedMsgId: recordId.optional().nullable(),
+  quotedMsg: z
+    .union([recordId, z.looseObject({ id: recordId })], { error: 'deve ser a mensagem citada (com o seu id)' })
+    .optional()
+    .nullable(),
   clientId: clientIdSchema.optional(),
+  id: clientIdSchema.optional(),
   isPrivate: formBoolean.optional(),
-});
+  scheduleDate: oneOrPerFile(sendScheduleDate).optional().nullable(),
+  fromMe: alwaysTrue('mensagens enviadas pelo atendente são sempre fromMe'),
+  read: alwaysTrue('mensagens enviadas pelo atendente são sempre lidas'),
+  mediaUrl: z
+    .union([z.literal(''), z.null()], { error: 'envie os arquivos no campo medias' })
+    .optional(),
+};
+
+type SendMessageFields = z.output<z.ZodObject<typeof sendMessageFields>>;
+
+/** What the send services read: one name per meaning, the date parsed. */
+export interface SendMessageInput {
+  /** The text; with files, the first file's caption. */
+  body?: string;
+  /** Multipart with `body` repeated: one text per file, in the files' order. */
+  bodies?: string[];
+  quotedMsgId?: number | null;
+  clientId?: string;
+  isPrivate?: boolean;
+  /** Set: the message is scheduled for then (in the future, checked by the server's clock). */
+  scheduleDate?: Date | null;
+}
+
+function normaliseSend(v: SendMessageFields, ctx: z.RefinementCtx): SendMessageInput {
+  const quotedFromObject = v.quotedMsg == null ? undefined : typeof v.quotedMsg === 'number' ? v.quotedMsg : v.quotedMsg.id;
+  if (quotedFromObject !== undefined && v.quotedMsgId != null && quotedFromObject !== v.quotedMsgId) {
+    ctx.addIssue({ code: 'custom', path: ['quotedMsg'], message: 'quotedMsg e quotedMsgId citam mensagens diferentes' });
+  }
+  if (v.id !== undefined && v.clientId !== undefined && v.id !== v.clientId) {
+    ctx.addIssue({ code: 'custom', path: ['id'], message: 'id e clientId diferentes' });
+  }
+  const dates = [v.scheduleDate ?? []].flat().filter((d) => d !== '');
+  let scheduleDate: Date | null = null;
+  if (dates.some((d) => d !== dates[0])) {
+    ctx.addIssue({ code: 'custom', path: ['scheduleDate'], message: 'Data inválida: uma só data por envio' });
+  } else if (dates.length > 0) {
+    scheduleDate = parseScheduleDate(dates[0]);
+    if (!scheduleDate) {
+      ctx.addIssue({ code: 'custom', path: ['scheduleDate'], message: 'Data inválida (use dd/MM/yyyy HH:mm ou ISO 8601)' });
+    } else if (v.isPrivate) {
+      ctx.addIssue({ code: 'custom', path: ['scheduleDate'], message: 'notas privadas não são agendadas' });
+    }
+  }
+  return {
+    body: Array.isArray(v.body) ? undefined : v.body,
+    bodies: Array.isArray(v.body) ? v.body : undefined,
+    quotedMsgId: quotedFromObject ?? v.quotedMsgId,
+    clientId: v.clientId ?? v.id,
+    isPrivate: v.isPrivate,
+    scheduleDate,
+  };
+}
+
+/**
+ * POST /messages/{ticketId}. The text may be empty only when files are attached (checked by the
+ * server, which sees the files); a future `scheduleDate` makes it a scheduled message.
+ */
+export const SendMessageSchema = z.object(sendMessageFields).transform(normaliseSend);
 
 /** POST /noRedis: the same message, naming its ticket in the body; sent before answering. */
-export const SendNowSchema = SendMessageSchema.extend({ ticketId: recordId });
+export const SendNowSchema = z
+  .object({ ...sendMessageFields, ticketId: recordId })
+  .transform((v, ctx) => ({ ticketId: v.ticketId, ...normaliseSend(v, ctx) }));
 
 export const ScheduleMessageSchema = z
   .object({
@@ -223,13 +312,18 @@ export const UpdateMessageSchema = z
 
 export const EditMessageSchema = z.object({ messageId: recordId, body: requiredBody });
 
-/** DELETE /messages body: our id; `messageId` (the provider id), when sent, must match. */
-export const DeleteMessageSchema = z.object({
+/**
+ * DELETE /messages body: our id; `messageId` (the provider id), when sent, must match. Loose on
+ * purpose: the anchor client sends the whole message it shows, which only identifies it (a
+ * delete changes nothing else).
+ */
+export const DeleteMessageSchema = z.looseObject({
   id: recordId,
   messageId: z.string().max(200).nullable().optional(),
 });
 
-const idRef = z.union([recordId, z.object({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
+/** A record named by its id, or by an object with its id (the anchor sends the whole record it shows). */
+const idRef = z.union([recordId, z.looseObject({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
 
 export const ForwardMessagesSchema = z.object({
   messages: z
@@ -313,7 +407,6 @@ export const SendBirthdaySchema = z.object({
 
 export type MessageListQuery = z.output<typeof MessageListQuerySchema>;
 export type SearchMessageQuery = z.output<typeof SearchMessageQuerySchema>;
-export type SendMessageInput = z.output<typeof SendMessageSchema>;
 export type SendNowInput = z.output<typeof SendNowSchema>;
 export type ScheduleMessageInput = z.output<typeof ScheduleMessageSchema>;
 export type UpdateMessageInput = z.output<typeof UpdateMessageSchema>;

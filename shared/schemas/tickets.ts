@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ErrorBody } from '../errors';
 import { RATING_MAX, RATING_MIN } from '../limits';
 import { formBoolean, recordId } from './catalog-fields';
+import { CHANNEL_TYPE_VALUES } from './channels';
 
 /**
  * Tickets (atendimentos), spec sections 3-9: request schemas shared by the server (validation)
@@ -288,17 +289,32 @@ export const TicketsMarkAllReadQuerySchema = z.preprocess(
 );
 export type TicketsMarkAllReadQuery = z.output<typeof TicketsMarkAllReadQuerySchema>;
 
-/** POST /tickets: a new ticket for a contact on a channel (default channel when omitted). */
-export const CreateTicketSchema = z.object({
-  contactId: recordId,
-  whatsappId: recordId.optional(),
-  /** Responsible user; the caller when omitted. Another user: administrators and supervisors only. */
-  userId: nullableId.optional(),
-  queueId: nullableId.optional(),
-  status: z.enum(['open', 'pending'], { error: 'deve ser open ou pending' }).default('open'),
-  /** Administrators: take over the contact's ongoing ticket instead of being refused. */
-  assignExisting: formBoolean.optional(),
-});
+/**
+ * POST /tickets: a new ticket for a contact on a channel (default channel when omitted). The
+ * anchor client names the chosen channel `channelId` (our `whatsappId`) and its type `channel`
+ * (alone: the default channel if of that type, else the oldest of that type), and sends
+ * `isActiveDemand: true` (a ticket the agent starts, which every ticket of this route is).
+ */
+export const CreateTicketSchema = z
+  .object({
+    contactId: recordId,
+    whatsappId: recordId.optional(),
+    channelId: recordId.optional(),
+    channel: z.enum(CHANNEL_TYPE_VALUES, { error: `deve ser um destes tipos: ${CHANNEL_TYPE_VALUES.join(', ')}` }).optional(),
+    isActiveDemand: formBoolean
+      .refine((v) => v, { error: 'um atendimento criado pelo atendente é sempre uma demanda ativa' })
+      .optional(),
+    /** Responsible user; the caller when omitted. Another user: administrators and supervisors only. */
+    userId: nullableId.optional(),
+    queueId: nullableId.optional(),
+    status: z.enum(['open', 'pending'], { error: 'deve ser open ou pending' }).default('open'),
+    /** Administrators: take over the contact's ongoing ticket instead of being refused. */
+    assignExisting: formBoolean.optional(),
+  })
+  .refine((b) => b.whatsappId === undefined || b.channelId === undefined || b.whatsappId === b.channelId, {
+    error: 'whatsappId e channelId indicam conexões diferentes',
+    path: ['channelId'],
+  });
 export type CreateTicketInput = z.output<typeof CreateTicketSchema>;
 
 /** POST /tickets/mass-transfer (administrators). */

@@ -10,7 +10,9 @@ import type { DomainEvent } from '../db/entities';
 import type { AppDeps } from '../deps';
 import { authenticate } from '../modules/auth/require-auth';
 import { TicketViewerLoader } from '../modules/tickets/ticket-viewer';
+import { TICKET_SELECT, presentTicket, type TicketRow } from '../modules/tickets/tickets.presenter';
 import type { TicketViewer } from '../modules/tickets/ticket-visibility.policy';
+import { anchorEventsFor, needsTicket } from './anchor-events';
 import { deliveryFor, roomsFor, roomsOf } from './audience';
 import { toEnvelope, type EventPublisher } from './domain-events';
 
@@ -31,8 +33,10 @@ export interface RealtimeHub extends EventPublisher {
 
 /**
  * Socket.IO with the access token checked at handshake. Committed domain events go only to the
- * rooms their audience allows, as `event` (the envelope with its seq, for replay bookkeeping)
- * and as `<tenantId>:<name>` (the anchor clients' event naming).
+ * rooms their audience allows, as `event` (the envelope with its seq, for replay bookkeeping),
+ * as `<tenantId>:<name>`, and translated to the anchor client's own events
+ * (`<tenantId>:ticketList`, `:contactList`, `:whatsapp`; see anchor-events.ts) for the same
+ * recipients.
  */
 export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): RealtimeHub {
   const io = new SocketServer(httpServer, {
@@ -52,6 +56,42 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
   let closing = false;
   const viewers = new TicketViewerLoader(deps);
   const clustered = Boolean(deps.redis);
+
+  /**
+   * Anchor events of one tenant leave in the order of its events. Some wait for a ticket read
+   * (a new message carries its whole ticket), so each tenant's go through one promise chain.
+   */
+  const anchorChains = new Map<number, Promise<void>>();
+  const inAnchorOrder = (tenantId: number, work: () => Promise<void>) => {
+    const next = (anchorChains.get(tenantId) ?? Promise.resolve())
+      .then(work)
+      .catch((err) => deps.logger.warn({ err, tenantId }, 'could not emit anchor socket events'));
+    anchorChains.set(tenantId, next);
+    void next.then(() => {
+      if (anchorChains.get(tenantId) === next) anchorChains.delete(tenantId);
+    });
+  };
+  const anchorTicket = async (event: DomainEvent) => {
+    if (!needsTicket(event.name) || event.audience.scope !== 'ticket') return null;
+    const rows = (await deps.dataSource.query(`${TICKET_SELECT} WHERE t.id = $1 AND t."tenantId" = $2`, [
+      event.audience.ticket.ticketId,
+      event.tenantId,
+    ])) as TicketRow[];
+    return rows[0] ? presentTicket(rows[0]) : null;
+  };
+  /** Anchor events of a ticket event to the local sockets that received the event itself. */
+  const emitAnchorToSockets = (event: DomainEvent, sockets: Socket[]) =>
+    inAnchorOrder(event.tenantId, async () => {
+      const emits = anchorEventsFor(event, await anchorTicket(event));
+      for (const socket of sockets) {
+        if (!socket.connected) continue;
+        for (const e of emits) socket.emit(`${event.tenantId}:${e.name}`, e.payload);
+      }
+    });
+  const emitAnchorToRooms = (event: DomainEvent, rooms: string[]) =>
+    inAnchorOrder(event.tenantId, async () => {
+      for (const e of anchorEventsFor(event)) io.to(rooms).emit(`${event.tenantId}:${e.name}`, e.payload);
+    });
 
   // A bad token does not fail the handshake: the socket is accepted just long enough to be told
   // why (spec section 7: the client reacts to the invalid-token event by going to login),
@@ -105,6 +145,7 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     const room = io.of('/').adapter.rooms.get(`tenant:${event.tenantId}`);
     if (!room) return;
     const envelope = toEnvelope(event);
+    const seeing: Socket[] = [];
     for (const id of room) {
       const socket = io.of('/').sockets.get(id);
       const auth = socket?.data.auth as AuthContext | undefined;
@@ -113,7 +154,11 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
       if (!delivery) continue;
       socket.emit('event', { ...envelope, name: delivery.name, payload: delivery.payload });
       socket.emit(`${event.tenantId}:${delivery.name}`, delivery.payload);
+      // A socket that only lost sight of the ticket (ticket:delete) gets no anchor event: the
+      // anchor has no "leave the list" event, and the ticket's new facts are not for it.
+      if (delivery.name === event.name) seeing.push(socket);
     }
+    if (seeing.length > 0) emitAnchorToSockets(event, seeing);
   };
 
   /** Reloads the ticket-visibility facts of local sockets after a user or settings change. */
@@ -159,6 +204,7 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
         const envelope = toEnvelope(event);
         io.to(rooms).emit('event', envelope);
         io.to(rooms).emit(`${event.tenantId}:${event.name}`, event.payload);
+        emitAnchorToRooms(event, rooms);
       }
       const change = factsChangeOf(event);
       if (change) {
@@ -168,6 +214,8 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     },
     async close() {
       closing = true;
+      // Anchor events already under way finish first (they may be reading a ticket).
+      await Promise.all([...anchorChains.values()]);
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const c of adapterClients) await c.quit().catch(() => c.disconnect());
     },

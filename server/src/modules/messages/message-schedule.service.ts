@@ -225,7 +225,7 @@ export class MessageScheduleService {
   private async promote(id: number, now: Date): Promise<boolean> {
     return this.deps.events.transaction(async (tx, emit) => {
       const [row] = (await tx.query(
-        `SELECT id, "tenantId", "ticketId", "userId", body, "clientId", "scheduleDate", "dataJson"->'schedule' AS schedule
+        `SELECT id, "tenantId", "ticketId", "userId", body, "clientId", "scheduleDate", "mediaType", "mediaName", "dataJson"->'schedule' AS schedule
            FROM messages WHERE id = $1 AND status = 'scheduled' AND "nextRetryAt" <= $2 FOR UPDATE SKIP LOCKED`,
         [id, now],
       )) as {
@@ -236,6 +236,8 @@ export class MessageScheduleService {
         body: string;
         clientId: string | null;
         scheduleDate: Date;
+        mediaType: string;
+        mediaName: string | null;
         schedule: ScheduleData | null;
       }[];
       if (!row) return false;
@@ -292,7 +294,8 @@ export class MessageScheduleService {
           WHERE id = $1`,
         [row.id, body, ticket.id, ticket.whatsappId, ticket.contactId, now, Math.floor(now.getTime() / 1000)],
       );
-      await touchTicketForOutbound(tx, ticket.id, { body, mediaType: 'chat', mediaName: null, isPrivate: false }, now);
+      // A file scheduled through POST /messages/{ticketId} keeps its file: only the status moves.
+      await touchTicketForOutbound(tx, ticket.id, { body, mediaType: row.mediaType, mediaName: row.mediaName, isPrivate: false }, now);
       await emitTicketChanged(tx, emit, ticket.id, createdTicket ? 'create' : 'update');
       await emitMessages(tx, emit, ticket, ticket.id === row.ticketId ? 'update' : 'create', [Number(row.id)]);
       if (nextId !== null) await emitMessages(tx, emit, ticket, 'create', [nextId]);

@@ -68,9 +68,11 @@ export class MessageSendService {
 
   /**
    * POST /messages/{ticketId}: text and/or files (one message per file, the text as the first
-   * file's caption). Message variables are filled now. `isPrivate` stores a note that never
-   * leaves the server. Without a usable channel the messages stay pending and the answer's
-   * `warning` says why (they go out once the channel connects, or fail after a day).
+   * file's caption, or one text per file when `body` is repeated). Message variables are filled
+   * now. `isPrivate` stores a note that never leaves the server. A `scheduleDate` stores the
+   * messages as scheduled (the same rows as POST /messagesSchedule/: variables filled and sent
+   * when due). Without a usable channel the messages stay pending and the answer's `warning`
+   * says why (they go out once the channel connects, or fail after a day).
    */
   async send(
     auth: AuthContext,
@@ -82,44 +84,64 @@ export class MessageSendService {
     let written: Written;
     try {
       const { ticket } = await this.access.ticket(auth, ticketId);
-      const body = input.body ?? '';
-      if (files.length === 0 && !body.trim()) {
+      const texts = textsFor(input, files);
+      if (files.length === 0 && !texts[0].trim()) {
         throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'Mensagem é obrigatório' }] });
       }
       const isPrivate = input.isPrivate === true;
-      if (!isPrivate) assertActive(ticket);
+      const now = this.deps.clock.now();
+      const scheduleDate = input.scheduleDate ?? null;
+      if (scheduleDate && scheduleDate.getTime() <= now.getTime()) {
+        throw new AppError('ERR_VALIDATION', { fields: [{ path: 'scheduleDate', message: 'Data inválida: deve ser no futuro' }] });
+      }
+      // A scheduled message may wait on a closed ticket, as with POST /messagesSchedule/: when
+      // due it goes to the contact's ongoing ticket.
+      if (!isPrivate && !scheduleDate) assertActive(ticket);
       const quotedMsgId = input.quotedMsgId ?? null;
       if (quotedMsgId !== null) await this.assertQuotable(ticket, quotedMsgId);
-      const now = this.deps.clock.now();
-      const text = isPrivate
-        ? body
-        : await renderForTicket(this.deps.dataSource, body, {
-            tenantId: ticket.tenantId,
-            ticketId: ticket.id,
-            userId: auth.userId,
-            now,
-          });
+      const rendered =
+        isPrivate || scheduleDate
+          ? texts
+          : await Promise.all(
+              texts.map((text) =>
+                text
+                  ? renderForTicket(this.deps.dataSource, text, {
+                      tenantId: ticket.tenantId,
+                      ticketId: ticket.id,
+                      userId: auth.userId,
+                      now,
+                    })
+                  : text,
+              ),
+            );
       const clientId = input.clientId ?? serverClientId();
-      const warning = isPrivate ? null : await this.channelWarning(ticket);
+      const warning = isPrivate || scheduleDate ? null : await this.channelWarning(ticket);
       const base = {
         isPrivate,
         quotedMsgId,
-        status: isPrivate ? ('sent' as const) : ('pending' as const),
+        status: isPrivate ? ('sent' as const) : scheduleDate ? ('scheduled' as const) : ('pending' as const),
         lastError: warning?.message ?? null,
       };
+      // Scheduled rows carry the schedule facts POST /messagesSchedule/ writes (one occurrence).
+      const scheduled = (id: string) =>
+        scheduleDate ? { scheduleDate, dataJson: { schedule: { recurrenceDays: 0, repetitions: 1, occurrence: 1, seriesId: id } } } : {};
       const drafts: OutboundDraft[] =
         files.length === 0
-          ? [{ ...base, body: text, mediaType: 'chat', clientId }]
-          : files.map((file, i) => ({
-              ...base,
-              body: i === 0 ? text : '',
-              mediaType: file.mediaType,
-              mediaPath: file.relativePath,
-              mediaName: file.fileName,
-              mimeType: file.mimeType,
+          ? [{ ...base, body: rendered[0], mediaType: 'chat', clientId, ...scheduled(clientId) }]
+          : files.map((file, i) => {
               // Derived ids cannot collide with a client's: '#' is not allowed in clientId.
-              clientId: i === 0 ? clientId : `${clientId}#${i}`,
-            }));
+              const id = i === 0 ? clientId : `${clientId}#${i}`;
+              return {
+                ...base,
+                body: rendered[i],
+                mediaType: file.mediaType,
+                mediaPath: file.relativePath,
+                mediaName: file.fileName,
+                mimeType: file.mimeType,
+                clientId: id,
+                ...scheduled(id),
+              };
+            });
       written = await this.write(auth, ticket, drafts, warning);
     } catch (err) {
       await discardMedia(files);
@@ -489,8 +511,11 @@ export class MessageSendService {
           mediaName: first.mediaName ?? null,
           isPrivate: first.isPrivate,
         };
-        await touchTicketForOutbound(tx, ticket.id, preview, now);
-        if (!first.isPrivate) await emitTicketChanged(tx, emit, ticket.id);
+        // A scheduled message is not the ticket's last message until it is sent.
+        if (first.status !== 'scheduled') {
+          await touchTicketForOutbound(tx, ticket.id, preview, now);
+          if (!first.isPrivate) await emitTicketChanged(tx, emit, ticket.id);
+        }
         await emitMessages(tx, emit, ticket, 'create', createdIds);
       }
       return rows;
@@ -576,6 +601,24 @@ export class MessageSendService {
     const [row] = await selectMessagesByIds(this.deps.dataSource, [id]);
     return presentMessage(row as MessageRow);
   }
+}
+
+/**
+ * The text of each message to write: one per file (or one without files). A repeated `body`
+ * (multipart) gives one text per file; otherwise the text is the first file's caption. A text
+ * equal to its file's name is the file's label (the anchor client sends each file's name as
+ * its `body`), not a caption: the name is kept as the file's name and no caption is sent.
+ */
+function textsFor(input: SendMessageInput, files: readonly ReceivedMedia[]): string[] {
+  if (input.bodies && files.length === 0 && input.bodies.length > 1) {
+    throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'sem arquivos, envie um só texto' }] });
+  }
+  if (input.bodies && files.length > 0 && input.bodies.length !== files.length) {
+    throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'envie um texto por arquivo, na ordem dos arquivos' }] });
+  }
+  if (files.length === 0) return [input.bodies?.[0] ?? input.body ?? ''];
+  const texts = input.bodies ?? files.map((_, i) => (i === 0 ? (input.body ?? '') : ''));
+  return files.map((file, i) => (texts[i] === file.fileName ? '' : texts[i]));
 }
 
 function assertActive(ticket: MessageTicket): void {

@@ -162,6 +162,16 @@ export function messagesRoutes(deps: AppDeps): Router {
   router.delete('/messages', auth, deleteBody, validate(DeleteMessageSchema), async (ctx: AppContext) => {
     ctx.body = await sender.remove(authOf(ctx), ctx.input);
   });
+  // The anchor client's path: the provider id in the path (`null` for a message not sent yet)
+  // and the message it shows as the body; the body's `id` names it, as above.
+  router.delete('/messages/:messageId', auth, deleteBody, validate(DeleteMessageSchema), async (ctx: AppContext) => {
+    const fromPath = ctx.params.messageId;
+    const pathId = fromPath === 'null' || fromPath === 'undefined' ? null : fromPath;
+    if (pathId !== null && ctx.input.messageId && ctx.input.messageId !== pathId) {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'messageId', message: 'difere do id da mensagem no caminho' }] });
+    }
+    ctx.body = await sender.remove(authOf(ctx), { id: ctx.input.id, messageId: ctx.input.messageId ?? pathId });
+  });
 
   // ---- scheduling, forwarding, queue-less send, buttons ----
   router.post('/messagesSchedule', auth, validate(ScheduleMessageSchema), async (ctx: AppContext) => {

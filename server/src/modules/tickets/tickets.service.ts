@@ -575,10 +575,18 @@ export class TicketsService {
         auth.tenantId,
       ])) as { id: number; isGroup: boolean }[];
       if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+      const chosenId = input.whatsappId ?? input.channelId;
       const channel =
-        input.whatsappId !== undefined
-          ? await this.channelOf(tx, auth.tenantId, input.whatsappId)
-          : await this.defaultChannel(tx, auth.tenantId);
+        chosenId !== undefined
+          ? await this.channelOf(tx, auth.tenantId, chosenId)
+          : input.channel !== undefined
+            ? await this.channelOfType(tx, auth.tenantId, input.channel)
+            : await this.defaultChannel(tx, auth.tenantId);
+      if (input.channel !== undefined && channel.type !== input.channel) {
+        throw new AppError('ERR_VALIDATION', {
+          fields: [{ path: 'channel', message: `a conexão escolhida é do tipo ${channel.type}, não ${input.channel}` }],
+        });
+      }
       if (input.queueId) await this.assertRow(tx, 'queues', input.queueId, auth.tenantId, 'ERR_NO_QUEUE_FOUND');
       if (userId !== null && userId !== auth.userId)
         await this.assertRow(tx, 'users', userId, auth.tenantId, 'ERR_NO_USER_FOUND');
@@ -622,6 +630,16 @@ export class TicketsService {
       await emitTicket(emit, 'create', row);
       return { ticket: presentTicket(row), created: true };
     });
+  }
+
+  /** The default channel when it is of `type`, else the tenant's oldest channel of that type. */
+  private async channelOfType(db: Queryable, tenantId: number, type: string): Promise<{ id: number; type: string }> {
+    const [channel] = (await db.query(
+      `SELECT id, type FROM channels WHERE "tenantId" = $1 AND type = $2 ORDER BY "isDefault" DESC, id LIMIT 1`,
+      [tenantId, type],
+    )) as { id: number; type: string }[];
+    if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+    return channel;
   }
 
   private async defaultChannel(db: Queryable, tenantId: number): Promise<{ id: number; type: string }> {
