@@ -47,6 +47,9 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const FORWARD_LIMIT_MESSAGE = `Permitido no máximo ${FORWARD_MAX_MESSAGES} mensagens.`;
 export const FORWARD_CONTACT_MESSAGE = `Selecione exatamente ${FORWARD_MAX_CONTACTS} contato.`;
 export const UNDELIVERED_MESSAGE = 'Mensagem não entregue';
+/** lastError of a send whose worker stopped during the provider call: it may or may not have arrived. */
+export const UNCONFIRMED_SEND_MESSAGE =
+  'Envio não confirmado: o servidor parou durante o envio e a mensagem pode ter chegado. Reenvie se o cliente não a recebeu.';
 
 const positiveInt = (field: string) =>
   z.coerce
@@ -448,6 +451,8 @@ export interface MessageFlags {
   undelivered: boolean;
   /** A send failed or is waiting for its channel; the next automatic try is at `nextRetryAt`. */
   retryPending: boolean;
+  /** Failed without knowing whether the provider got it (the worker stopped mid-call); the agent decides to resend. */
+  unconfirmed: boolean;
   private: boolean;
 }
 

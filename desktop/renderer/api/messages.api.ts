@@ -24,7 +24,7 @@ export interface Message {
   isDeleted: boolean;
   isPrivate: boolean;
   lastError: string | null;
-  flags?: { undelivered?: boolean; retryPending?: boolean; edited?: boolean; deleted?: boolean; scheduled?: boolean; private?: boolean };
+  flags?: { undelivered?: boolean; retryPending?: boolean; unconfirmed?: boolean; edited?: boolean; deleted?: boolean; scheduled?: boolean; private?: boolean };
   quotedMsgId?: number | null;
   quotedMsg?: QuotedMessage | null;
   reactions?: MessageReaction[];

@@ -148,7 +148,7 @@ const MessageRow = memo(function MessageRow({
         <Reactions message={message} />
         {message.status === 'failed' && (
           <div className="message-failed" data-testid="message-failed">
-            <span>{t('attendance.undelivered')}</span>
+            <span>{message.flags?.unconfirmed ? t('attendance.unconfirmed') : t('attendance.undelivered')}</span>
             <Button size="small" icon="refresh" variant="minimal" onClick={() => onRetry(message.id)} data-testid="message-retry">
               {t('attendance.retry')}
             </Button>

@@ -292,7 +292,7 @@ export class MessageSendService {
     await this.deps.events.transaction(async (tx, emit) => {
       await tx.query(
         `UPDATE messages SET status = 'pending', ack = ${ACK_BY_STATUS.pending}, "sendAttempts" = 0, "nextRetryAt" = $2,
-                "lastError" = NULL, "updatedAt" = now()
+                "lastError" = NULL, unconfirmed = false, "sendClaimedAt" = NULL, "updatedAt" = now()
           WHERE id = $1 AND status IN ('failed', 'pending')`,
         [message.id, now],
       );

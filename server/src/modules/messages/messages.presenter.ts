@@ -29,6 +29,7 @@ export interface MessageRow {
   sendAttempts: number;
   nextRetryAt: Date | string | null;
   lastError: string | null;
+  unconfirmed?: boolean;
   buttons: { id: string; title: string }[] | null;
   schedule: { recurrenceDays: number; repetitions: number; occurrence: number } | null;
   timestamp: number | string | null;
@@ -106,6 +107,7 @@ export function presentMessage(row: MessageRow): MessageDto {
       sync: row.isSync,
       undelivered: status === 'failed',
       retryPending: status === 'pending' && row.lastError !== null,
+      unconfirmed: status === 'failed' && row.unconfirmed === true,
       private: row.isPrivate,
     },
     timestamp: row.timestamp === null ? null : Number(row.timestamp),

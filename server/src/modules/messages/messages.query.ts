@@ -10,7 +10,7 @@ export const MESSAGE_SELECT = `
   SELECT m.id, m."tenantId", m."messageId", m."clientId", m."ticketId", m."contactId", m."userId", m."whatsappId",
          m.body, m."fromMe", m."mediaType", m."mediaName", m."mimeType", (m."mediaPath" IS NOT NULL) AS "hasMedia",
          m."quotedMsgId", m.status, m.ack, m.read, m.reactions, m."isEdited", m."isDeleted", m."isSync", m."isPrivate",
-         m."scheduleDate", m."sendAttempts", m."nextRetryAt", m."lastError",
+         m."scheduleDate", m."sendAttempts", m."nextRetryAt", m."lastError", m.unconfirmed,
          m."dataJson"->'buttons' AS buttons, m."dataJson"->'schedule' AS schedule,
          m.timestamp, m."createdAt", m."updatedAt",
          q.id AS q_id, q.body AS q_body, q."fromMe" AS "q_fromMe", q."mediaType" AS "q_mediaType",

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { UNDELIVERED_MESSAGE } from '@shared/schemas/messages';
+import { UNCONFIRMED_SEND_MESSAGE, UNDELIVERED_MESSAGE } from '@shared/schemas/messages';
 import {
   ACK_BY_STATUS,
   ChannelSendError,
@@ -78,9 +78,11 @@ export const waitingForChannelText = (reason: string) => `${reason} A mensagem s
  *   restart or a dead worker never loses a message.
  * - Several workers: a row is claimed by one statement (`FOR UPDATE SKIP LOCKED` on the due
  *   rows, then `nextRetryAt` moved CLAIM_LEASE_MS ahead and `sendAttempts` + 1). No transaction
- *   is held during the provider call. A worker that dies after the provider accepted a message
- *   but before recording it causes one duplicate after the lease: at-least-once, because the
- *   providers offer no idempotency key.
+ *   is held during the provider call. Right before the call `sendClaimedAt` is set and every
+ *   outcome clears it: a worker that dies during the call leaves it set, and once the lease is
+ *   over the message fails as unconfirmed (failUnconfirmed) instead of being resent, since no
+ *   provider offers an idempotency key or a lookup by our id; the agent resends it if needed.
+ *   A worker that dies before the call is resent normally after the lease.
  * - Failures: ChannelSendError `retryable` (timeouts, 5xx, 429) retries after 2 s, 4 s, 8 s ...
  *   (capped at 5 min) up to MAX_SEND_ATTEMPTS tries, then fails; a non-retryable one (4xx:
  *   invalid number, bad token) fails at once with the provider's reason in `lastError`.
@@ -118,6 +120,7 @@ export class OutboundDelivery {
 
   /** Sends every due message, in batches; answers how many were tried. */
   async sweep(): Promise<number> {
+    await this.failUnconfirmed();
     let tried = 0;
     for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
       const rows = await this.claim(SWEEP_BATCH);
@@ -142,7 +145,7 @@ export class OutboundDelivery {
     const result = await this.deps.dataSource.query(
       `WITH due AS (
          SELECT id FROM messages
-          WHERE status = 'pending' AND "nextRetryAt" <= $1 ${messageId !== undefined ? 'AND id = $4' : ''}
+          WHERE status = 'pending' AND "nextRetryAt" <= $1 AND "sendClaimedAt" IS NULL ${messageId !== undefined ? 'AND id = $4' : ''}
           ORDER BY "nextRetryAt", id
           LIMIT $3
           FOR UPDATE SKIP LOCKED
@@ -156,6 +159,35 @@ export class OutboundDelivery {
       params,
     );
     return returnedRows<ClaimedMessage>(result);
+  }
+
+  /**
+   * Messages whose provider call started and never got an outcome (the worker was killed or lost
+   * its database mid-call) and whose lease is over. None of our providers can say whether such a
+   * message arrived (no idempotency key, no lookup by our id), so none is resent blindly: each
+   * fails as unconfirmed and the agent resends it (POST /messages/{id}/retry) if needed.
+   */
+  async failUnconfirmed(): Promise<number> {
+    const now = this.deps.clock.now();
+    return this.deps.events.transaction(async (tx, emit) => {
+      const rows = returnedRows<{ id: string; ticketId: number }>(
+        await tx.query(
+          `UPDATE messages SET status = 'failed', ack = ${ACK_BY_STATUS.failed}, "nextRetryAt" = NULL, "sendClaimedAt" = NULL,
+                  unconfirmed = true, "lastError" = $2, "updatedAt" = now()
+            WHERE status = 'pending' AND "sendClaimedAt" IS NOT NULL AND "nextRetryAt" <= $1
+            RETURNING id, "ticketId"`,
+          [now, UNCONFIRMED_SEND_MESSAGE],
+        ),
+      );
+      const byTicket = new Map<number, number[]>();
+      for (const r of rows) byTicket.set(r.ticketId, [...(byTicket.get(r.ticketId) ?? []), Number(r.id)]);
+      for (const [ticketId, ids] of byTicket) {
+        const ticket = await loadTicket(tx, ticketId);
+        if (ticket) await emitMessages(tx, emit, ticket, 'update', ids);
+      }
+      if (rows.length > 0) this.deps.logger.warn({ messageIds: rows.map((r) => r.id) }, 'sends left without an outcome failed as unconfirmed');
+      return rows.length;
+    });
   }
 
   private async send(row: ClaimedMessage): Promise<DeliveryOutcome> {
@@ -188,6 +220,9 @@ export class OutboundDelivery {
 
     let result: SendResult;
     try {
+      // From here until its outcome is written the provider may get the message: a worker that
+      // dies now leaves this mark, and the message is failed as unconfirmed instead of resent.
+      await ds.query(`UPDATE messages SET "sendClaimedAt" = now() WHERE id = $1 AND status = 'pending'`, [row.id]);
       result = await this.dispatch(adapter, target, row, opts);
     } catch (err) {
       return this.failure(row, ticket, err);
@@ -288,7 +323,7 @@ export class OutboundDelivery {
     await this.deps.events.transaction(async (tx, emit) => {
       const updated = returnedRows<{ id: string }>(
         await tx.query(
-          `UPDATE messages m SET ${set}, "updatedAt" = now() WHERE m.id = $1 AND m.status = 'pending' RETURNING m.id`,
+          `UPDATE messages m SET ${set}, "sendClaimedAt" = NULL, "updatedAt" = now() WHERE m.id = $1 AND m.status = 'pending' RETURNING m.id`,
           [row.id, ...values],
         ),
       );
@@ -306,7 +341,7 @@ export class OutboundDelivery {
               SET "messageId" = COALESCE($2, "messageId"), "whatsappId" = $3, timestamp = COALESCE($4, timestamp),
                   status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
                   ack = CASE WHEN status = 'pending' THEN ${ACK_BY_STATUS.sent} ELSE ack END,
-                  "nextRetryAt" = NULL, "lastError" = NULL, "updatedAt" = now()
+                  "nextRetryAt" = NULL, "lastError" = NULL, "sendClaimedAt" = NULL, "updatedAt" = now()
             WHERE id = $1`,
           [row.id, providerId, channel.id, result.timestamp ?? Math.floor(this.deps.clock.now().getTime() / 1000)],
         );
