@@ -31,7 +31,7 @@ export interface RecordedRequest {
 
 export type FakeFailure =
   | { status: 500 | 502 | 503 }
-  | { status: 429 }
+  | { status: 429; retryAfterSeconds?: number }
   | { status: 400 | 401 | 403 | 404; error?: { message: string; code: number; type?: string; error_subcode?: number } }
   /** Accepts the request and never answers (client timeout). */
   | { hang: true };
@@ -116,6 +116,11 @@ export class FakeGraphApi {
     this.failures = [];
   }
 
+  /** Ends the requests left hanging (the client sees its connection reset). */
+  releaseHanging(): void {
+    for (const res of this.hanging) res.destroy();
+  }
+
   /** Media the fake serves for GET /{v}/{media-id}. Returns the media id. */
   addMedia(bytes: Buffer, mimeType: string, id = `${Date.now()}${Math.floor(Math.random() * 1e6)}`): string {
     this.media.set(id, { bytes, mimeType });
@@ -150,8 +155,10 @@ export class FakeGraphApi {
         res.on('close', () => this.hanging.delete(res));
         return;
       }
-      if (f.status === 429)
+      if (f.status === 429) {
+        if ('retryAfterSeconds' in f && f.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(f.retryAfterSeconds));
         return json(res, 429, { error: { message: '(#130429) Rate limit hit', type: 'OAuthException', code: 130429 } });
+      }
       if (f.status >= 500)
         return json(res, f.status, {
           error: {

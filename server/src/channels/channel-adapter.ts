@@ -91,10 +91,27 @@ export class ChannelSendError extends Error {
     readonly retryable: boolean,
     readonly providerStatus?: number,
     readonly providerCode?: string,
+    /** How long the provider asked us to wait (Retry-After, Telegram's retry_after), in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ChannelSendError';
   }
+}
+
+/** Longest wait a provider's Retry-After may impose on one try. */
+export const RETRY_AFTER_MAX_MS = 15 * 60_000;
+
+/**
+ * Retry-After of an HTTP answer (delta-seconds or an HTTP date) in ms, capped; undefined when
+ * absent or unreadable.
+ */
+export function retryAfterMsOf(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  const seconds = /^\d+$/.test(value) ? Number(value) : (Date.parse(value) - now) / 1000;
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  return Math.min(Math.round(seconds * 1000), RETRY_AFTER_MAX_MS);
 }
 
 export type IdentityKind = 'phone' | 'wa' | 'lid' | 'telegram' | 'instagram' | 'messenger' | 'hub';

@@ -1,4 +1,4 @@
-import { ChannelSendError } from '../channel-adapter';
+import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
 
 /**
  * The JSON client the unofficial WhatsApp gateways share (Evolution API, Wuzapi, Meow), over
@@ -44,7 +44,7 @@ export class GatewayHttpClient {
     } catch {
       parsed = text;
     }
-    if (!res.ok) throw gatewayError(this.opts.label, res.status, parsed);
+    if (!res.ok) throw gatewayError(this.opts.label, res.status, parsed, res.headers);
     return parsed as T;
   }
 
@@ -64,7 +64,7 @@ export class GatewayHttpClient {
       } catch {
         /* not JSON */
       }
-      throw gatewayError(this.opts.label, res.status, parsed);
+      throw gatewayError(this.opts.label, res.status, parsed, res.headers);
     }
     const buffer = Buffer.from(await res.arrayBuffer());
     if (buffer.length > maxBytes) throw new ChannelSendError(`${this.opts.label}: mídia maior que o limite de ${maxBytes} bytes`, false);
@@ -104,10 +104,10 @@ export function gatewayMessageOf(body: unknown): string | null {
   return null;
 }
 
-export function gatewayError(label: string, status: number, body: unknown): ChannelSendError {
+export function gatewayError(label: string, status: number, body: unknown, headers?: Headers): ChannelSendError {
   const message = gatewayMessageOf(body);
   const retryable = status >= 500 || status === 429 || status === 408;
-  return new ChannelSendError(`${label}: ${message ?? `HTTP ${status}`}`, retryable, status);
+  return new ChannelSendError(`${label}: ${message ?? `HTTP ${status}`}`, retryable, status, undefined, retryAfterMsOf(headers));
 }
 
 /** `data:<mime>;base64,<data>` of a file. */

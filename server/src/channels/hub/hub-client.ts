@@ -1,4 +1,4 @@
-import { ChannelSendError } from '../channel-adapter';
+import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
 import { downloadUrl, timedFetch } from '../meta/meta-graph-client';
 
 /**
@@ -88,5 +88,5 @@ async function hubErrorOf(res: Response): Promise<ChannelSendError> {
   const code = parsed?.error?.code;
   const message = detail ? `Hub: ${detail}${code !== undefined ? ` (${code})` : ''}` : `Hub: HTTP ${res.status}`;
   const retryable = res.status >= 500 || res.status === 429;
-  return new ChannelSendError(message, retryable, res.status, code !== undefined ? String(code) : undefined);
+  return new ChannelSendError(message, retryable, res.status, code !== undefined ? String(code) : undefined, retryAfterMsOf(res.headers));
 }

@@ -1,4 +1,4 @@
-import { ChannelSendError } from '../channel-adapter';
+import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
 
 /**
  * A small client of the Graph API as the Messenger Platform uses it (Messenger and Instagram
@@ -144,5 +144,5 @@ async function graphErrorOf(res: Response): Promise<ChannelSendError> {
     : `Graph API: HTTP ${res.status}`;
   const retryable =
     res.status >= 500 || res.status === 429 || e?.is_transient === true || (code !== undefined && TRANSIENT_CODES.has(code));
-  return new ChannelSendError(message, retryable, res.status, code !== undefined ? String(code) : undefined);
+  return new ChannelSendError(message, retryable, res.status, code !== undefined ? String(code) : undefined, retryAfterMsOf(res.headers));
 }

@@ -1,4 +1,4 @@
-import { ChannelSendError } from '../channel-adapter';
+import { ChannelSendError, RETRY_AFTER_MAX_MS } from '../channel-adapter';
 
 /**
  * A small client of the Telegram Bot API over global fetch:
@@ -90,5 +90,6 @@ function errorOf(status: number, body: BotApiAnswer<unknown> | undefined): Chann
     ? `Telegram: ${body.description}${retryAfter ? ` (tente após ${retryAfter} s)` : ''}`
     : `Telegram: HTTP ${status}`;
   const retryable = status >= 500 || status === 429 || code === 429 || code >= 500;
-  return new ChannelSendError(description, retryable, status, String(code));
+  const waitMs = typeof retryAfter === 'number' && retryAfter >= 0 ? Math.min(retryAfter * 1000, RETRY_AFTER_MAX_MS) : undefined;
+  return new ChannelSendError(description, retryable, status, String(code), waitMs);
 }

@@ -1,4 +1,4 @@
-import { ChannelSendError } from '../channel-adapter';
+import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
 
 /**
  * A small client of the Graph API (WhatsApp Cloud API) over global fetch. Every call has a
@@ -113,7 +113,7 @@ async function errorOf(res: Response): Promise<ChannelSendError> {
     ? `Graph API: ${e.message}${code !== undefined ? ` (#${code})` : ''}${detail}`
     : `Graph API: HTTP ${res.status}`;
   const retryable = res.status >= 500 || res.status === 429 || (code !== undefined && THROTTLING_CODES.has(code));
-  return new ChannelSendError(message, retryable, res.status, code !== undefined ? String(code) : undefined);
+  return new ChannelSendError(message, retryable, res.status, code !== undefined ? String(code) : undefined, retryAfterMsOf(res.headers));
 }
 
 async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {

@@ -27,6 +27,9 @@ afterAll(async () => {
 });
 
 /** Claimed by a worker right now (the lease), rather than waiting for its next try. */
+/** Past the longest first-retry wait (2 s with jitter). */
+const RETRY_MAX_WAIT_FOR_TEST = 2_000;
+
 const isLeased = (row: any) => new Date(row.nextRetryAt).getTime() - clock.now().getTime() >= CLAIM_LEASE_MS;
 
 const send = (t: { ticketId: number; users: { user: { token: string } } }, body: string) =>
@@ -105,7 +108,10 @@ describe('outbound delivery', () => {
 
     const first = await waitForMessage(server, id, (r) => r.sendAttempts === 1 && r.lastError !== null && !isLeased(r));
     expect(first.status).toBe('pending');
-    expect(new Date(first.nextRetryAt).getTime() - clock.now().getTime()).toBe(2000);
+    // Between half and all of 2 s (jitter).
+    const firstWait = new Date(first.nextRetryAt).getTime() - clock.now().getTime();
+    expect(firstWait).toBeGreaterThanOrEqual(1000);
+    expect(firstWait).toBeLessThanOrEqual(2000);
     const event = await lastEvent(server, t.tenant.id, SOCKET_EVENTS.messageUpdate);
     expect(event?.payload.message).toMatchObject({
       id,
@@ -117,12 +123,14 @@ describe('outbound delivery', () => {
     await new Promise((r) => setTimeout(r, 150));
     expect((await messageRow(server, id)).sendAttempts).toBe(1);
 
-    clock.advance(2000);
+    clock.advance(firstWait);
     await runSweep(server);
     const second = await waitForMessage(server, id, (r) => r.sendAttempts === 2 && !isLeased(r));
-    expect(new Date(second.nextRetryAt).getTime() - clock.now().getTime()).toBe(4000);
+    const secondWait = new Date(second.nextRetryAt).getTime() - clock.now().getTime();
+    expect(secondWait).toBeGreaterThanOrEqual(2000);
+    expect(secondWait).toBeLessThanOrEqual(4000);
 
-    clock.advance(4000);
+    clock.advance(secondWait);
     await runSweep(server);
     const done = await waitForMessage(server, id, (r) => r.status === 'sent');
     expect(done).toMatchObject({ ack: 1, sendAttempts: 3, lastError: null, nextRetryAt: null });
@@ -155,6 +163,45 @@ describe('outbound delivery', () => {
     const again = await server.request('POST', `/messages/${id}/retry`, { token: t.users.user.token });
     expect(again.status).toBe(400);
     expect(again.body.fields[0].path).toBe('id');
+  });
+
+  it('waits at least what a 429 Retry-After asks for', async () => {
+    const t = await createMessagingTenant(server, graph);
+    graph.failNext({ status: 429, retryAfterSeconds: 90 }, { path: `/${graph.phoneNumberId}/messages` });
+    const id = (await send(t, 'Devagar')).body.messages[0].id;
+    const row = await waitForMessage(server, id, (r) => r.sendAttempts === 1 && r.lastError !== null && !isLeased(r));
+    expect(new Date(row.nextRetryAt).getTime() - clock.now().getTime()).toBe(90_000);
+    clock.advance(90_000);
+    await runSweep(server);
+    await waitForMessage(server, id, (r) => r.status === 'sent');
+  });
+
+  it('a channel whose provider hangs does not hold another tenant’s sends in the same sweep', async () => {
+    const slow = await createMessagingTenant(server, graph);
+    const fast = await createMessagingTenant(server, graph);
+    const toEither = (r: { path: string; json?: { to?: string } }) =>
+      r.path.endsWith('/messages') && [slow.contact.number, fast.contact.number].includes(r.json?.to ?? '');
+    // Both first tries fail, so both become due in the same sweep, the slow tenant's first.
+    graph.failNext({ status: 500 }, { times: 2, path: toEither });
+    const slowId = (await send(slow, 'Canal lento')).body.messages[0].id;
+    await waitForMessage(server, slowId, (r) => r.sendAttempts === 1 && r.lastError !== null && !isLeased(r));
+    const fastId = (await send(fast, 'Canal bom')).body.messages[0].id;
+    await waitForMessage(server, fastId, (r) => r.sendAttempts === 1 && r.lastError !== null && !isLeased(r));
+    graph.failNext({ hang: true }, { path: (r) => r.path.endsWith('/messages') && r.json?.to === slow.contact.number });
+    clock.advance(RETRY_MAX_WAIT_FOR_TEST);
+    const sweep = runSweep(server);
+    try {
+      // Sent while the slow provider call is still hanging (it would time out after 15 s).
+      await waitForMessage(server, fastId, (r) => r.status === 'sent', 'the other tenant’s send during the hang');
+      expect((await messageRow(server, slowId)).status).toBe('pending');
+    } finally {
+      graph.releaseHanging();
+      await sweep;
+    }
+    // The slow tenant's message goes out on its next try (and takes no failure meant for later tests).
+    clock.advance(retryDelayMs(2));
+    await runSweep(server);
+    await waitForMessage(server, slowId, (r) => r.status === 'sent', 'the slow tenant’s next try');
   });
 
   it(`gives up after ${MAX_SEND_ATTEMPTS} tries of passing failures`, async () => {

@@ -37,10 +37,23 @@ export const PENDING_MAX_AGE_MS = 24 * 3600_000;
 const SWEEP_BATCH = 20;
 const SWEEP_MAX_BATCHES = 50;
 
-/** 2 s, 4 s, 8 s, ... after the 1st, 2nd, 3rd failed try, capped. */
+/** Longest wait before the next try: 2 s, 4 s, 8 s, ... after the 1st, 2nd, 3rd failed try, capped. */
 export function retryDelayMs(failedAttempts: number): number {
   return Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, failedAttempts - 1), RETRY_MAX_DELAY_MS);
 }
+
+/**
+ * The wait actually used: between half and all of retryDelayMs ("equal jitter"), so the sends a
+ * provider outage failed together do not all come back in the same second; never shorter than
+ * what the provider asked for (Retry-After).
+ */
+export function nextRetryDelayMs(failedAttempts: number, retryAfterMs = 0, random: () => number = Math.random): number {
+  const ceiling = retryDelayMs(failedAttempts);
+  return Math.max(Math.round(ceiling / 2 + (ceiling / 2) * random()), retryAfterMs);
+}
+
+/** Channels a sweep sends to at once; a channel's own messages go one after another, in order. */
+export const SWEEP_CHANNEL_CONCURRENCY = 8;
 
 /** The channel registry as the delivery needs it (AppDeps.channels). */
 export interface ChannelAdapterSource {
@@ -55,6 +68,8 @@ interface ClaimedMessage {
   id: string | number;
   tenantId: number;
   ticketId: number;
+  /** The ticket's channel when claimed (groups a sweep's sends per channel). */
+  channelId: number | null;
   body: string;
   mediaPath: string | null;
   mediaName: string | null;
@@ -124,9 +139,7 @@ export class OutboundDelivery {
     let tried = 0;
     for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
       const rows = await this.claim(SWEEP_BATCH);
-      for (const row of rows) {
-        await this.send(row).catch((err) => this.deps.logger.error({ err, messageId: row.id }, 'message delivery crashed'));
-      }
+      await this.sendByChannel(rows);
       tried += rows.length;
       if (rows.length < SWEEP_BATCH) break;
     }
@@ -136,6 +149,28 @@ export class OutboundDelivery {
       ?.inbound?.applyEarlyStatuses()
       .catch((err) => this.deps.logger.warn({ err }, 'early statuses not applied'));
     return tried;
+  }
+
+  /**
+   * A batch's messages grouped by channel: channels in parallel (up to SWEEP_CHANNEL_CONCURRENCY),
+   * each channel's messages in order. A provider that hangs or times out holds only its own
+   * channel's sends, never another tenant's.
+   */
+  private async sendByChannel(rows: ClaimedMessage[]): Promise<void> {
+    const groups = new Map<string, ClaimedMessage[]>();
+    for (const row of rows) {
+      const key = row.channelId === null ? `ticket:${row.ticketId}` : `channel:${row.channelId}`;
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    const queue = [...groups.values()];
+    const worker = async () => {
+      for (let group = queue.shift(); group; group = queue.shift()) {
+        for (const row of group) {
+          await this.send(row).catch((err) => this.deps.logger.error({ err, messageId: row.id }, 'message delivery crashed'));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SWEEP_CHANNEL_CONCURRENCY, queue.length) }, worker));
   }
 
   private async claim(limit: number, messageId?: number): Promise<ClaimedMessage[]> {
@@ -154,7 +189,7 @@ export class OutboundDelivery {
           SET "nextRetryAt" = $2, "sendAttempts" = m."sendAttempts" + 1, "updatedAt" = now()
          FROM due
         WHERE m.id = due.id AND m.status = 'pending'
-       RETURNING m.id, m."tenantId", m."ticketId", m.body, m."mediaPath", m."mediaName", m."mimeType", m."quotedMsgId",
+       RETURNING m.id, m."tenantId", m."ticketId", (SELECT t."whatsappId" FROM tickets t WHERE t.id = m."ticketId") AS "channelId", m.body, m."mediaPath", m."mediaName", m."mimeType", m."quotedMsgId",
                  m."dataJson", m."sendAttempts", m."lastError", m."createdAt"`,
       params,
     );
@@ -266,9 +301,11 @@ export class OutboundDelivery {
     }
     let retryable: boolean;
     let reason: string;
+    let retryAfterMs = 0;
     if (err instanceof ChannelSendError) {
       retryable = err.retryable;
       reason = err.message;
+      retryAfterMs = err.retryAfterMs ?? 0;
     } else if (err instanceof AppError) {
       retryable = false;
       reason = err.message;
@@ -279,7 +316,7 @@ export class OutboundDelivery {
       reason = 'Erro ao enviar a mensagem.';
     }
     if (!retryable || row.sendAttempts >= MAX_SEND_ATTEMPTS) return this.fail(row, ticket, reason);
-    const delay = retryDelayMs(row.sendAttempts);
+    const delay = nextRetryDelayMs(row.sendAttempts, retryAfterMs);
     const next = new Date(this.deps.clock.now().getTime() + delay);
     await this.update(row, ticket, `"nextRetryAt" = $2, "lastError" = $3`, [next, reason], true);
     await this.enqueue(Number(row.id), { delayMs: delay, attempt: row.sendAttempts });
