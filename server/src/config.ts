@@ -28,6 +28,13 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Atende <no-reply@localhost>'),
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(5),
   LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** Failed logins from one IP across every account, per window. */
+  LOGIN_RATE_LIMIT_IP_MAX: z.coerce.number().int().positive().default(20),
+  /** Failed logins of one account across every IP, per window. */
+  LOGIN_RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().positive().default(10),
+  /** Leading zero bits of the login captcha's proof of work (shared/captcha.ts). */
+  CAPTCHA_DIFFICULTY: z.coerce.number().int().min(0).max(24).default(14),
+  CAPTCHA_TTL_SECONDS: z.coerce.number().int().positive().default(120),
   BODY_LIMIT: z.string().default('1mb'),
   CORS_ORIGINS: z.string().default('*'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -71,6 +78,10 @@ export interface Config {
   mailFrom: string;
   loginRateLimitMax: number;
   loginRateLimitWindowMs: number;
+  loginRateLimitIpMax: number;
+  loginRateLimitAccountMax: number;
+  captchaDifficulty: number;
+  captchaTtlSeconds: number;
   bodyLimit: string;
   corsOrigins: string[] | '*';
   /** Read the client IP from X-Forwarded-For (only behind a proxy that overwrites it). */
@@ -141,6 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     loginRateLimitMax: e.LOGIN_RATE_LIMIT_MAX,
     loginRateLimitWindowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS,
+    loginRateLimitIpMax: e.LOGIN_RATE_LIMIT_IP_MAX,
+    loginRateLimitAccountMax: e.LOGIN_RATE_LIMIT_ACCOUNT_MAX,
+    captchaDifficulty: e.CAPTCHA_DIFFICULTY,
+    captchaTtlSeconds: e.CAPTCHA_TTL_SECONDS,
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY === 'true',
     corsOrigins: e.CORS_ORIGINS === '*' ? '*' : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
