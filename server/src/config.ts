@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCorsOrigins } from './http/origin-policy';
 
 /**
  * Every setting comes from the environment with a documented default (README, "Configuration").
@@ -36,7 +37,8 @@ const EnvSchema = z.object({
   CAPTCHA_DIFFICULTY: z.coerce.number().int().min(0).max(24).default(14),
   CAPTCHA_TTL_SECONDS: z.coerce.number().int().positive().default(120),
   BODY_LIMIT: z.string().default('1mb'),
-  CORS_ORIGINS: z.string().default('*'),
+  /** Other origins allowed besides the server's own and the desktop app's (server/src/http/origin-policy.ts). */
+  CORS_ORIGINS: z.string().default(''),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('out/web'),
@@ -83,7 +85,8 @@ export interface Config {
   captchaDifficulty: number;
   captchaTtlSeconds: number;
   bodyLimit: string;
-  corsOrigins: string[] | '*';
+  /** Origins allowed besides the server's own and `app://desktop`; `*` = any, without credentials. */
+  corsOrigins: string[];
   /** Read the client IP from X-Forwarded-For (only behind a proxy that overwrites it). */
   trustProxy: boolean;
   logLevel: string;
@@ -158,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captchaTtlSeconds: e.CAPTCHA_TTL_SECONDS,
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY === 'true',
-    corsOrigins: e.CORS_ORIGINS === '*' ? '*' : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     syncMaxEvents: e.SYNC_MAX_EVENTS,
