@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { solveCaptcha, type CaptchaAnswer, type CaptchaChallenge } from '@shared/captcha';
+import { solveCaptcha, type CaptchaAnswer, type CaptchaChallenge } from '../../shared/captcha';
 
 /** node:crypto's SHA-256, for the shared solver (the browser uses WebCrypto). */
 export const nodeSha256 = (text: string): Uint8Array => createHash('sha256').update(text).digest();

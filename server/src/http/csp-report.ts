@@ -40,7 +40,7 @@ export function cspReportRoute(deps: Pick<AppDeps, 'logger' | 'rateLimiter'>): M
       }
       chunks.push(chunk);
     }
-    let report: unknown = null;
+    let report: unknown;
     try {
       report = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
