@@ -3,8 +3,8 @@
  * React app with WebCrypto, the test helpers with node:crypto). The server issues a signed,
  * single-use, short-lived challenge (`GET /auth/captcha`); once the slider is completed the
  * client finds a `solution` such that SHA-256(`<token>:<solution>`) starts with `difficulty`
- * zero bits, and sends both with the login. A person never notices the work (a fraction of a
- * second); a script trying passwords in bulk pays it on every attempt.
+ * zero bits, and sends both with the login. A person never notices the work (tens of
+ * milliseconds); a script trying passwords in bulk pays it on every attempt.
  */
 
 /** Answer of GET /auth/captcha. */
@@ -44,6 +44,9 @@ export function leadingZeroBits(digest: Uint8Array): number {
 
 export type Sha256 = (text: string) => Uint8Array | Promise<Uint8Array>;
 
+/** Tries between two yields to the event loop: the page keeps painting while it searches. */
+const TRIES_PER_SLICE = 512;
+
 /**
  * Searches solutions 0, 1, 2, ... until one meets the difficulty. `maxTries` bounds the search
  * (2^(difficulty+8) fails with probability e^-256, i.e. never).
@@ -51,6 +54,7 @@ export type Sha256 = (text: string) => Uint8Array | Promise<Uint8Array>;
 export async function solveCaptcha(challenge: Pick<CaptchaChallenge, 'token' | 'difficulty'>, sha256: Sha256): Promise<CaptchaAnswer> {
   const maxTries = 2 ** Math.min(challenge.difficulty + 8, 40);
   for (let n = 0; n < maxTries; n++) {
+    if (n > 0 && n % TRIES_PER_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     const solution = n.toString(36);
     if (leadingZeroBits(await sha256(captchaPowInput(challenge.token, solution))) >= challenge.difficulty) {
       return { captchaToken: challenge.token, captchaSolution: solution };

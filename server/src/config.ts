@@ -34,7 +34,7 @@ const EnvSchema = z.object({
   /** Failed logins of one account across every IP, per window. */
   LOGIN_RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().positive().default(10),
   /** Leading zero bits of the login captcha's proof of work (shared/captcha.ts). */
-  CAPTCHA_DIFFICULTY: z.coerce.number().int().min(0).max(24).default(14),
+  CAPTCHA_DIFFICULTY: z.coerce.number().int().min(0).max(24).default(12),
   CAPTCHA_TTL_SECONDS: z.coerce.number().int().positive().default(120),
   BODY_LIMIT: z.string().default('1mb'),
   /** Other origins allowed besides the server's own and the desktop app's (server/src/http/origin-policy.ts). */
