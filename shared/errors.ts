@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   // Login and session
   ERR_INVALID_CREDENTIALS: { status: 401, message: 'Informe usuário e senha corretamente.' },
   ERR_LIMIT_MAX: { status: 429, message: 'Foram realizadas muitas tentativas de login. Tente novamente em 1 minuto' },
+  // Login without a valid answer to the server's captcha challenge (GET /auth/captcha).
+  ERR_CAPTCHA: { status: 400, message: 'Por favor, valide o CAPTCHA antes de continuar.' },
   ERR_SESSION_EXPIRED: { status: 403, message: 'A sessão expirou, você será redirecionado para o login.' },
   ERR_INVALID_TOKEN: { status: 401, message: 'Token inválido. Redirecionando para a página de login.' },
   ERR_TENANT_INACTIVE: { status: 401, message: 'A empresa está inativa, será desconectado em breve.' },

@@ -1,3 +1,4 @@
+import './app/zod-without-eval';
 import '@blueprintjs/core/lib/css/blueprint.css';
 import './app/app.css';
 import { Classes } from '@blueprintjs/core';

@@ -4,8 +4,11 @@ import { bodyParser } from '@koa/bodyparser';
 import serve from 'koa-static';
 import type { AppDeps } from './deps';
 import type { AppState } from './http/context';
+import { cspReportRoute } from './http/csp-report';
 import { errorHandler } from './http/error-handler';
+import { decideOrigin, refuseForeignOrigins } from './http/origin-policy';
 import { requestId } from './http/request-id';
+import { securityHeaders } from './http/security-headers';
 import { moduleRouters } from './modules';
 
 /** Builds the Koa app from explicit dependencies (ARCHITECTURE: Server). */
@@ -18,22 +21,25 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   app.use(requestId(deps.logger));
   app.use(errorHandler(deps.logger));
+  const { corsOrigins } = deps.config;
   app.use(
     cors({
+      // '' sends no CORS header: the browser keeps the answer from the page.
       origin: (ctx) => {
-        const origin = ctx.get('origin');
-        if (deps.config.corsOrigins === '*') return origin || '*';
-        return deps.config.corsOrigins.includes(origin) ? origin : '';
+        const decision = decideOrigin(ctx.get('origin'), ctx.host, corsOrigins);
+        if (decision.kind !== 'allowed') return '';
+        return decision.credentials ? ctx.get('origin') : '*';
       },
-      credentials: true,
+      credentials: (ctx) => {
+        const decision = decideOrigin(ctx.get('origin'), ctx.host, corsOrigins);
+        return decision.kind === 'allowed' && decision.credentials;
+      },
       exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
     }),
   );
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    await next();
-  });
+  app.use(refuseForeignOrigins(corsOrigins));
+  app.use(securityHeaders());
+  app.use(cspReportRoute(deps));
   app.use(
     bodyParser({
       jsonLimit: deps.config.bodyLimit,

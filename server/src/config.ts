@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCorsOrigins } from './http/origin-policy';
 
 /**
  * Every setting comes from the environment with a documented default (README, "Configuration").
@@ -28,8 +29,16 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Atende <no-reply@localhost>'),
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(5),
   LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** Failed logins from one IP across every account, per window. */
+  LOGIN_RATE_LIMIT_IP_MAX: z.coerce.number().int().positive().default(20),
+  /** Failed logins of one account across every IP, per window. */
+  LOGIN_RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().positive().default(10),
+  /** Leading zero bits of the login captcha's proof of work (shared/captcha.ts). */
+  CAPTCHA_DIFFICULTY: z.coerce.number().int().min(0).max(24).default(12),
+  CAPTCHA_TTL_SECONDS: z.coerce.number().int().positive().default(120),
   BODY_LIMIT: z.string().default('1mb'),
-  CORS_ORIGINS: z.string().default('*'),
+  /** Other origins allowed besides the server's own and the desktop app's (server/src/http/origin-policy.ts). */
+  CORS_ORIGINS: z.string().default(''),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('out/web'),
@@ -71,8 +80,13 @@ export interface Config {
   mailFrom: string;
   loginRateLimitMax: number;
   loginRateLimitWindowMs: number;
+  loginRateLimitIpMax: number;
+  loginRateLimitAccountMax: number;
+  captchaDifficulty: number;
+  captchaTtlSeconds: number;
   bodyLimit: string;
-  corsOrigins: string[] | '*';
+  /** Origins allowed besides the server's own and `app://desktop`; `*` = any, without credentials. */
+  corsOrigins: string[];
   /** Read the client IP from X-Forwarded-For (only behind a proxy that overwrites it). */
   trustProxy: boolean;
   logLevel: string;
@@ -141,9 +155,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     loginRateLimitMax: e.LOGIN_RATE_LIMIT_MAX,
     loginRateLimitWindowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS,
+    loginRateLimitIpMax: e.LOGIN_RATE_LIMIT_IP_MAX,
+    loginRateLimitAccountMax: e.LOGIN_RATE_LIMIT_ACCOUNT_MAX,
+    captchaDifficulty: e.CAPTCHA_DIFFICULTY,
+    captchaTtlSeconds: e.CAPTCHA_TTL_SECONDS,
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY === 'true',
-    corsOrigins: e.CORS_ORIGINS === '*' ? '*' : e.CORS_ORIGINS.split(',').map((s) => s.trim()),
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     syncMaxEvents: e.SYNC_MAX_EVENTS,

@@ -19,6 +19,7 @@ import { createMailer } from './core/smtp-mailer';
 import { DomainEvents } from './realtime/domain-events';
 import { scheduleEventPruning } from './realtime/event-retention';
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub';
+import { corsStartWarning } from './http/origin-policy';
 import { seedDatabase } from './seed/seed';
 import { SocketSessionTerminator } from './realtime/session-terminator';
 
@@ -83,6 +84,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     keyPrefix: prefix,
   };
   scheduleEventPruning(deps);
+  const corsWarning = corsStartWarning(config.corsOrigins);
+  if (corsWarning) logger.warn(corsWarning);
   const app = createApp(deps);
   const http = createServer(app.callback());
   const hub = createRealtimeHub(http, deps);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Profile } from '../profiles';
+import { CAPTCHA_SOLUTION_MAX_LENGTH, CAPTCHA_TOKEN_MAX_LENGTH } from '../captcha';
 import { PASSWORD_MIN_LENGTH } from '../limits';
 
 /**
@@ -29,11 +30,16 @@ export const passwordPolicySchema = requiredString('Senha')
   .refine((value) => /\p{N}/u.test(value), 'A senha deve conter números')
   .refine((value) => /[^\p{L}\p{N}\s]/u.test(value), 'A senha deve conter um caractere especial');
 
-/** POST /auth/login/ */
+/**
+ * POST /auth/login/. The captcha fields are optional here on purpose: a login without a valid
+ * answer is refused with the spec's captcha message (ERR_CAPTCHA), not a field error.
+ */
 export const loginSchema = z.object(
   {
     email: emailSchema,
     password: requiredString('Senha').min(1, 'Senha é obrigatório'),
+    captchaToken: z.string().max(CAPTCHA_TOKEN_MAX_LENGTH).optional().catch(undefined),
+    captchaSolution: z.string().max(CAPTCHA_SOLUTION_MAX_LENGTH).optional().catch(undefined),
   },
   BODY_ERROR,
 );

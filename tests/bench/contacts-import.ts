@@ -20,6 +20,7 @@ import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
 import { startServer } from '../../server/src/server';
 import { createBenchDatabase } from './support/bench-support';
+import { loginBody } from '../helpers/captcha';
 
 const SIZES = process.argv
   .slice(2)
@@ -98,7 +99,7 @@ async function main() {
       const login = await fetch(`${server.url}/auth/login/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
+        body: JSON.stringify(await loginBody(server.url, { email, password })),
       });
       if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
       const { token } = (await login.json()) as { token: string };

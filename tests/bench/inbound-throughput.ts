@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { createBenchDatabase, percentile as nearestRank } from './support/bench-support';
+import { loginBody } from '../helpers/captcha';
 
 const [MESSAGES, CONTACTS, CONCURRENCY, PER_WEBHOOK] = [
   Number(process.argv[2]) || 20_000,
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
     const login = await fetch(`${serverUrl}/auth/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
+      body: JSON.stringify(await loginBody(serverUrl, { email, password })),
     });
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
     const { token } = (await login.json()) as { token: string };

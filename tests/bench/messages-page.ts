@@ -24,6 +24,7 @@ import { MESSAGE_SELECT } from '../../server/src/modules/messages/messages.query
 import { threadPageSql } from '../../server/src/modules/messages/messages.service';
 import { startServer } from '../../server/src/server';
 import { createBenchDatabase, latencyStats as stats } from './support/bench-support';
+import { loginBody } from '../helpers/captcha';
 
 const REQUESTS = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 200;
 const WARMUP = 30;
@@ -143,7 +144,7 @@ async function main() {
     const login = await fetch(`${server.url}/auth/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
+      body: JSON.stringify(await loginBody(server.url, { email, password })),
     });
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
     const { token } = (await login.json()) as { token: string };

@@ -21,6 +21,7 @@ import { buildTicketListSql } from '../../server/src/modules/tickets/ticket-list
 import { TicketViewerLoader } from '../../server/src/modules/tickets/ticket-viewer';
 import { startServer } from '../../server/src/server';
 import { createBenchDatabase, percentile } from './support/bench-support';
+import { loginBody } from '../helpers/captcha';
 
 const BIG = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 100_000;
 const REQUESTS = Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 200;
@@ -146,7 +147,7 @@ async function main() {
       const res = await fetch(`${server.url}/auth/login/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
+        body: JSON.stringify(await loginBody(server.url, { email, password })),
       });
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
       return (await res.json()) as { token: string; userId: number; profile: 'user' | 'admin' };

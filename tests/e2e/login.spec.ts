@@ -58,6 +58,8 @@ test.describe('login screen', () => {
   });
 
   test('too many attempts show the one-minute message', async ({ page }) => {
+    // Each attempt solves a fresh server captcha (a fraction of a second, more on a loaded machine).
+    test.setTimeout(90_000);
     await page.goto('/#/login');
     const error = page.getByTestId('login-error');
     // The limit counts failures per e-mail and address; an unknown address keeps it away from the others.

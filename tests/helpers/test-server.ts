@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '@shared/settings';
 import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
 import { startServer, type RunningServer, type StartOptions } from '../../server/src/server';
+import { loginBody } from './captcha';
 
 export interface TestTenant {
   id: number;
@@ -32,7 +33,10 @@ export interface TestServer extends RunningServer {
   /** A new tenant with its default settings; every test builds its own. */
   createTenant(fields?: { name?: string; status?: 'active' | 'inactive'; maxUsers?: number; maxConnections?: number }): Promise<TestTenant>;
   createUser(tenantId: number, fields?: { profile?: Profile; email?: string; password?: string; name?: string }): Promise<TestUser>;
-  /** Logs in through POST /auth/login/ and returns the response body (token, refreshToken, ...). */
+  /**
+   * Logs in through GET /auth/captcha (solved) and POST /auth/login/, and returns the response
+   * body (token, refreshToken, ...).
+   */
   login(user: { email: string; password: string }): Promise<any>;
   /** A tenant with one user of each profile, logged in. */
   createTenantWithUsers(): Promise<{ tenant: TestTenant; users: Record<'admin' | 'super' | 'user', TestUser & { token: string }> }>;
@@ -122,7 +126,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
   };
 
   const login: TestServer['login'] = async (user) => {
-    const res = await request('POST', '/auth/login/', { body: { email: user.email, password: user.password } });
+    const res = await request('POST', '/auth/login/', { body: await loginBody(running.url, user) });
     if (res.status !== 200) throw new Error(`login failed for ${user.email}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };

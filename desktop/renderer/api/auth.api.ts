@@ -1,8 +1,9 @@
+import type { CaptchaAnswer, CaptchaChallenge } from '@shared/captcha';
 import type { LoginResponse } from '../app/session/app-storage';
 import { baseApi } from './base.api';
 
 /** Authentication and account calls of spec section 7. */
-export interface LoginRequest {
+export interface LoginRequest extends CaptchaAnswer {
   email: string;
   password: string;
 }
@@ -12,6 +13,11 @@ export const authApi = baseApi.injectEndpoints({
     login: build.mutation<LoginResponse, LoginRequest>({
       // The refresh cookie is set on this answer, so the browser must accept it.
       query: (body) => ({ url: '/auth/login/', method: 'POST', body, credentials: 'include' }),
+      extraOptions: { anonymous: true },
+    }),
+    // A mutation, not a query: every login needs a fresh challenge, never a cached one.
+    getCaptcha: build.mutation<CaptchaChallenge, void>({
+      query: () => ({ url: '/auth/captcha', method: 'GET' }),
       extraOptions: { anonymous: true },
     }),
     logout: build.mutation<void, void>({
@@ -29,4 +35,4 @@ export const authApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useLogoutMutation, useRequestPasswordResetMutation, useResetPasswordMutation } = authApi;
+export const { useLoginMutation, useGetCaptchaMutation, useLogoutMutation, useRequestPasswordResetMutation, useResetPasswordMutation } = authApi;

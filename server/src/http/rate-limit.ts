@@ -10,6 +10,8 @@ export interface RateLimiter {
   /** Current hits without adding one. */
   peek(key: string): Promise<{ count: number; resetMs: number }>;
   reset(key: string): Promise<void>;
+  /** Takes back one hit of the current window (an attempt that turned out not to count). */
+  undo(key: string): Promise<void>;
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -38,6 +40,11 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async reset(key: string) {
     this.windows.delete(key);
+  }
+
+  async undo(key: string) {
+    const w = this.windows.get(key);
+    if (w && w.count > 0) w.count -= 1;
   }
 
   private sweep(now: number) {
@@ -70,5 +77,15 @@ export class RedisRateLimiter implements RateLimiter {
 
   async reset(key: string) {
     await this.redis.del(this.prefix + key);
+  }
+
+  async undo(key: string) {
+    // Only an existing window is decremented: a key that expired meanwhile is not recreated
+    // without a TTL.
+    await this.redis.eval(
+      "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+      1,
+      this.prefix + key,
+    );
   }
 }

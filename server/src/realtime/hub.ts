@@ -8,6 +8,7 @@ import { watchRedis } from '../core/redis-watch';
 import type { AuthContext } from '../core/auth-context';
 import type { DomainEvent } from '../db/entities';
 import type { AppDeps } from '../deps';
+import { decideOrigin, hostOf } from '../http/origin-policy';
 import { authenticate } from '../modules/auth/require-auth';
 import { TicketViewerLoader } from '../modules/tickets/ticket-viewer';
 import { TICKET_SELECT, presentTicket, type TicketRow } from '../modules/tickets/tickets.presenter';
@@ -39,8 +40,16 @@ export interface RealtimeHub extends EventPublisher {
  * recipients.
  */
 export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): RealtimeHub {
+  const { corsOrigins, trustProxy } = deps.config;
   const io = new SocketServer(httpServer, {
-    cors: { origin: true, credentials: true },
+    // The HTTP API's origin rule (http/origin-policy.ts), for polling's CORS headers...
+    cors: (req, callback) => {
+      const decision = decideOrigin(req.headers.origin, hostOf(req, trustProxy), corsOrigins);
+      const allowed = decision.kind === 'allowed';
+      callback(null, { origin: allowed ? (decision.credentials ? req.headers.origin : '*') : false, credentials: allowed && decision.credentials });
+    },
+    // ...and for every handshake, WebSocket included (browsers apply no CORS to WebSockets).
+    allowRequest: (req, callback) => callback(null, decideOrigin(req.headers.origin, hostOf(req, trustProxy), corsOrigins).kind !== 'refused'),
     transports: ['websocket', 'polling'],
     serveClient: false,
   });

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { verifyPassword } from '../core/passwords';
 import { startServer, type RunningServer } from '../server';
+import { loginBody } from '../../../tests/helpers/captcha';
 
 /**
  * Start-up as `npm start` does it: the embedded PostgreSQL on disk under DATA_DIR (never
@@ -60,7 +61,7 @@ async function login(server: RunningServer, email: string, password: string): Pr
   const res = await fetch(`${server.url}/auth/login/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify(await loginBody(server.url, { email, password })),
   });
   return { status: res.status, body: await res.json() };
 }

@@ -1,5 +1,5 @@
 import { Button, Callout, Card, FormGroup, H2, InputGroup, Tooltip } from '@blueprintjs/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { isValidEmail } from '@shared/validation/contact-fields';
@@ -11,6 +11,7 @@ import { startSession } from '../../app/session/session-controller';
 import { LanguageSelect } from '../preferences/language-select';
 import { PasswordRecoveryDialog } from './password-recovery-dialog';
 import { SliderCaptcha } from './slider-captcha';
+import { useCaptchaAnswer } from './use-captcha-answer';
 
 /** /login (spec section 2 and 5): e-mail and password, slider captcha, password recovery. */
 export function LoginPage() {
@@ -25,6 +26,14 @@ export function LoginPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [recoveryOpen, setRecoveryOpen] = useState(false);
   const [login, { isLoading }] = useLoginMutation();
+  const captcha = useCaptchaAnswer();
+  const [solvingCaptcha, setSolvingCaptcha] = useState(false);
+
+  // The completed gesture starts the server challenge's proof of work in the background.
+  useEffect(() => {
+    if (captchaDone) captcha.prepare();
+    else captcha.discard();
+  }, [captchaDone, captcha.prepare, captcha.discard]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -43,7 +52,18 @@ export function LoginPage() {
       setFormError(t('auth.captcha.required'));
       return;
     }
-    const result = await login({ email: trimmedEmail, password });
+    let answer;
+    setSolvingCaptcha(true);
+    try {
+      answer = await captcha.take();
+    } catch (error) {
+      setFormError(describeError(error, (key, options) => t(key, options)));
+      setCaptchaResetKey((key) => key + 1);
+      return;
+    } finally {
+      setSolvingCaptcha(false);
+    }
+    const result = await login({ email: trimmedEmail, password, ...answer });
     if ('error' in result && result.error) {
       setFormError(describeError(result.error, (key, options) => t(key, options)));
       // A new attempt needs a new gesture.
@@ -115,7 +135,7 @@ export function LoginPage() {
             intent="primary"
             fill
             size="large"
-            loading={isLoading}
+            loading={isLoading || solvingCaptcha}
             text={t('auth.signIn')}
             data-testid="login-submit"
           />

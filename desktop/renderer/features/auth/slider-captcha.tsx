@@ -15,7 +15,8 @@ const HANDLE_WIDTH = 44;
 /**
  * Slider captcha of the login screen (spec section 2 and 5): drag the handle to the end of the
  * track. The handle is a real `role="slider"`, so keyboard users complete it with the arrow keys
- * or End. It only proves a deliberate gesture; the server's login rate limit is the real guard.
+ * or End. Completing it starts the server's challenge (use-captcha-answer.ts): the login is
+ * refused without its solved, single-use answer, beside the server's login rate limits.
  */
 export function SliderCaptcha({ verified, onVerifiedChange, resetKey = 0 }: SliderCaptchaProps) {
   const { t } = useTranslation();

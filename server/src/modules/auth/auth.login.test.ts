@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { captchaAnswer, nodeSha256 } from '../../../../tests/helpers/captcha';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
+import { captchaPowInput, leadingZeroBits, solveCaptcha } from '@shared/captcha';
 import { refreshCookie } from './auth.test-support';
+import { CaptchaService } from './captcha.service';
 
 const ACCESS_TTL = 600;
 const REFRESH_TTL = 3 * 24 * 3600;
@@ -19,7 +22,25 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const login = (body: unknown, headers: Record<string, string> = {}) => server.request('POST', '/auth/login/', { body, headers });
+/**
+ * Each test logs in from its own client IP (TRUST_PROXY + X-Forwarded-For), so the per-IP limit
+ * counts one test's failures only.
+ */
+let ipCounter = 0;
+const nextIp = () => `198.51.100.${++ipCounter}`;
+let testIp = nextIp();
+beforeEach(() => {
+  testIp = nextIp();
+});
+
+/** POST /auth/login/ from the test's IP; an object body without captcha fields gets a solved challenge. */
+const login = async (body: unknown, headers: Record<string, string> = {}) => {
+  const withCaptcha =
+    body && typeof body === 'object' && !Array.isArray(body) && !('captchaToken' in body)
+      ? { ...body, ...(await captchaAnswer(server.url)) }
+      : body;
+  return server.request('POST', '/auth/login/', { body: withCaptcha, headers: { 'x-forwarded-for': testIp, ...headers } });
+};
 
 describe('POST /auth/login/', () => {
   it('answers every field of the login response and opens a session', async () => {
@@ -125,7 +146,9 @@ describe('POST /auth/login/', () => {
     expect(res.body.userId).toBe(user.id);
     expect(res.body.email).toBe(user.email);
 
-    const noSlash = await server.request('POST', '/auth/login', { body: { email: user.email, password: user.password } });
+    const noSlash = await server.request('POST', '/auth/login', {
+      body: { email: user.email, password: user.password, ...(await captchaAnswer(server.url)) },
+    });
     expect(noSlash.status).toBe(200);
     expect(noSlash.body.userId).toBe(user.id);
   });
@@ -212,5 +235,132 @@ describe('POST /auth/login/', () => {
     const notAnObject = await login([1, 2]);
     expect(notAnObject.status).toBe(400);
     expect(notAnObject.body.error).toBe('ERR_VALIDATION');
+  });
+});
+
+describe('login captcha (GET /auth/captcha)', () => {
+  const CAPTCHA_MESSAGE = 'Por favor, valide o CAPTCHA antes de continuar.';
+  const expectCaptchaRefused = (res: { status: number; body: any }) => {
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'ERR_CAPTCHA', message: CAPTCHA_MESSAGE });
+  };
+  const challenge = async () => (await server.request('GET', '/auth/captcha')).body;
+
+  it('issues a fresh signed challenge with its difficulty and a short expiry, never cached', async () => {
+    const res = await server.request('GET', '/auth/captcha');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body.difficulty).toBe(server.deps.config.captchaDifficulty);
+    const ttl = new Date(res.body.expiresAt).getTime() - Date.now();
+    expect(ttl).toBeGreaterThan(100_000);
+    expect(ttl).toBeLessThanOrEqual(120_000);
+    expect(res.body.token).not.toBe((await challenge()).token);
+    // The shared solver finds a solution whose hash meets the difficulty.
+    const answer = await solveCaptcha(res.body, nodeSha256);
+    expect(leadingZeroBits(nodeSha256(captchaPowInput(answer.captchaToken, answer.captchaSolution)))).toBeGreaterThanOrEqual(
+      res.body.difficulty,
+    );
+  });
+
+  it('refuses a login without an answer, even with the right password, before the password is checked', async () => {
+    const tenant = await server.createTenant();
+    const user = await server.createUser(tenant.id);
+    expectCaptchaRefused(await login({ email: user.email, password: user.password, captchaToken: undefined }));
+    const { token } = await challenge();
+    expectCaptchaRefused(await login({ email: user.email, password: user.password, captchaToken: token }));
+    expectCaptchaRefused(await login({ email: user.email, password: user.password, captchaToken: 42, captchaSolution: 7 }));
+    expect(await server.deps.dataSource.query(`SELECT id FROM auth_sessions WHERE "userId" = $1`, [user.id])).toHaveLength(0);
+  });
+
+  it('refuses a wrong solution, a tampered token and a token of another secret', async () => {
+    const tenant = await server.createTenant();
+    const user = await server.createUser(tenant.id);
+    const creds = { email: user.email, password: user.password };
+    const fresh = await challenge();
+    const solved = await solveCaptcha(fresh, nodeSha256);
+    // A solution that does not meet the difficulty (found by searching for one that fails).
+    let wrong = 0;
+    while (leadingZeroBits(nodeSha256(captchaPowInput(fresh.token, `x${wrong}`))) >= fresh.difficulty) wrong++;
+    expectCaptchaRefused(await login({ ...creds, captchaToken: fresh.token, captchaSolution: `x${wrong}` }));
+    // The difficulty is under the signature: lowering it to 0 breaks the signature.
+    const parts = fresh.token.split('.');
+    parts[2] = '0';
+    expectCaptchaRefused(await login({ ...creds, captchaToken: parts.join('.'), captchaSolution: '0' }));
+    // Signed with another key.
+    const foreign = new CaptchaService({
+      config: { ...server.deps.config, jwtSecret: 'another-secret-0123456789abcdef' },
+      clock: server.deps.clock,
+      rateLimiter: server.deps.rateLimiter,
+    }).issue();
+    expectCaptchaRefused(await login({ ...creds, ...(await solveCaptcha(foreign, nodeSha256)) }));
+    // The wrong tries did not burn the genuine challenge.
+    expect((await login({ ...creds, ...solved })).status).toBe(200);
+  });
+
+  it('refuses an expired challenge', async () => {
+    const tenant = await server.createTenant();
+    const user = await server.createUser(tenant.id);
+    const past = new CaptchaService({
+      config: server.deps.config,
+      clock: { now: () => new Date(Date.now() - 121_000) },
+      rateLimiter: server.deps.rateLimiter,
+    }).issue();
+    expectCaptchaRefused(await login({ email: user.email, password: user.password, ...(await solveCaptcha(past, nodeSha256)) }));
+  });
+
+  it('accepts an answer once: a replay is refused, whether the first login succeeded or failed', async () => {
+    const tenant = await server.createTenant();
+    const user = await server.createUser(tenant.id);
+    const creds = { email: user.email, password: user.password };
+    const answer = await captchaAnswer(server.url);
+    expect((await login({ ...creds, ...answer })).status).toBe(200);
+    expectCaptchaRefused(await login({ ...creds, ...answer }));
+
+    const second = await captchaAnswer(server.url);
+    expect((await login({ ...creds, password: 'wrong-password', ...second })).body.error).toBe('ERR_INVALID_CREDENTIALS');
+    expectCaptchaRefused(await login({ ...creds, ...second }));
+  });
+});
+
+describe('login limits across accounts and across IPs', () => {
+  const expectLimited = (res: { status: number; body: any; headers: Headers }) => {
+    expect(res.status).toBe(429);
+    expect(res.body.error).toBe('ERR_LIMIT_MAX');
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  };
+
+  it('limits one IP trying passwords across many accounts (successes do not count)', async () => {
+    const tenant = await server.createTenant();
+    const max = server.deps.config.loginRateLimitIpMax;
+    const valid = await Promise.all([1, 2, 3].map(() => server.createUser(tenant.id)));
+    // max - 1 failures, each on another account (no pair or account limit is reached)...
+    for (let i = 0; i < max - 1; i++) {
+      const res = await login({ email: `nobody-${i}-${testIp}@test.example.com`, password: 'guess-1!' });
+      expect(res.status, `failure ${i}`).toBe(401);
+    }
+    // ...successful logins in between are not counted...
+    for (const user of valid) expect((await login({ email: user.email, password: user.password })).status).toBe(200);
+    // ...so the max-th failure is still answered, and the next attempt is refused, even a right password.
+    expect((await login({ email: `last-${testIp}@test.example.com`, password: 'guess-1!' })).status).toBe(401);
+    expectLimited(await login({ email: valid[0].email, password: valid[0].password }));
+    // Another IP is not limited.
+    expect((await login({ email: valid[0].email, password: valid[0].password }, { 'x-forwarded-for': nextIp() })).status).toBe(200);
+  });
+
+  it('limits one account tried from many IPs, with each IP under its own limit', async () => {
+    const tenant = await server.createTenant();
+    const user = await server.createUser(tenant.id);
+    const max = server.deps.config.loginRateLimitAccountMax;
+    for (let i = 0; i < max; i++) {
+      const res = await login({ email: user.email, password: `guess-${i}!` }, { 'x-forwarded-for': nextIp() });
+      expect(res.status, `failure ${i}`).toBe(401);
+    }
+    // A fresh IP, the right password: the account is limited for the window.
+    expectLimited(await login({ email: user.email, password: user.password }, { 'x-forwarded-for': nextIp() }));
+    // Other accounts from those IPs are not.
+    const other = await server.createUser(tenant.id);
+    expect((await login({ email: other.email, password: other.password }, { 'x-forwarded-for': `198.51.100.${ipCounter}` })).status).toBe(200);
   });
 });

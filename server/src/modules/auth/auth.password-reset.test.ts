@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginBody } from '../../../../tests/helpers/captcha';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 import { movableClock } from './auth.test-support';
 
@@ -102,7 +103,8 @@ afterAll(async () => {
 const requestReset = (email: string, headers: Record<string, string> = {}) =>
   server.request('POST', '/password-reset', { body: { email }, headers });
 const resetPassword = (body: Record<string, unknown>) => server.request('POST', '/reset-password', { body });
-const login = (email: string, password: string) => server.request('POST', '/auth/login/', { body: { email, password } });
+const login = async (email: string, password: string) =>
+  server.request('POST', '/auth/login/', { body: await loginBody(server.url, { email, password }) });
 
 describe('password reset (POST /password-reset, POST /reset-password)', () => {
   it('mails a single-use link that sets a new password and ends every session', async () => {

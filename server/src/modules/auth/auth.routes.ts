@@ -17,6 +17,7 @@ import { authOf, type AppContext } from '../../http/context';
 import { validate } from '../../http/validate';
 import { attemptLimit } from './auth.rate-limit';
 import { AuthService, type IssuedRefreshToken } from './auth.service';
+import { CaptchaService } from './captcha.service';
 import { requireAuth } from './require-auth';
 
 /** httpOnly cookie holding the refresh token; sent back only to /auth/* (refresh, logout). */
@@ -56,17 +57,36 @@ export function authRoutes(deps: AppDeps): Router {
   const router = new Router();
   const service = new AuthService(deps);
   const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
-  const limit = (name: string, resetOnSuccess: boolean) =>
-    attemptLimit({
-      limiter: deps.rateLimiter,
-      name,
-      max: deps.config.loginRateLimitMax,
-      windowMs: deps.config.loginRateLimitWindowMs,
-      resetOnSuccess,
-    });
+  const captcha = new CaptchaService(deps);
+  const { loginRateLimitMax, loginRateLimitIpMax, loginRateLimitAccountMax, loginRateLimitWindowMs } = deps.config;
+  const loginLimit = attemptLimit({
+    limiter: deps.rateLimiter,
+    name: 'login',
+    windowMs: loginRateLimitWindowMs,
+    counters: [
+      { scope: 'email+ip', max: loginRateLimitMax, onSuccess: 'reset' },
+      // One IP trying a password across many accounts, and many IPs trying one account.
+      { scope: 'ip', max: loginRateLimitIpMax, onSuccess: 'undo' },
+      { scope: 'email', max: loginRateLimitAccountMax, onSuccess: 'undo' },
+    ],
+  });
+  const passwordResetLimit = attemptLimit({
+    limiter: deps.rateLimiter,
+    name: 'password-reset',
+    windowMs: loginRateLimitWindowMs,
+    counters: [{ scope: 'email+ip', max: loginRateLimitMax, onSuccess: 'keep' }],
+  });
 
-  router.post(['/auth/login/', '/auth/login'], limit('login', true), validate(loginSchema), async (ctx: AppContext) => {
+  // A fresh signed, single-use challenge for the login's slider captcha (shared/captcha.ts).
+  router.get(['/auth/captcha', '/auth/captcha/'], async (ctx: AppContext) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = captcha.issue();
+  });
+
+  router.post(['/auth/login/', '/auth/login'], loginLimit, validate(loginSchema), async (ctx: AppContext) => {
     const input = ctx.input as LoginInput;
+    // Before the password is looked at: no answer, no password check (and no bcrypt work).
+    await captcha.verify(input.captchaToken, input.captchaSolution);
     const result = await service.login({
       email: input.email,
       password: input.password,
@@ -97,7 +117,7 @@ export function authRoutes(deps: AppDeps): Router {
 
   router.post(
     '/password-reset',
-    limit('password-reset', false),
+    passwordResetLimit,
     validate(passwordResetRequestSchema),
     async (ctx: AppContext) => {
       await service.requestPasswordReset(ctx.input as PasswordResetRequestInput);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginBody } from '../../../../tests/helpers/captcha';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 import { authenticate } from './require-auth';
 import { movableClock, refreshCookie } from './auth.test-support';
@@ -15,7 +16,7 @@ afterAll(async () => server?.close());
 async function loggedInUser() {
   const tenant = await server.createTenant();
   const user = await server.createUser(tenant.id, { profile: 'super', name: 'Bruno Lima' });
-  const res = await server.request('POST', '/auth/login/', { body: { email: user.email, password: user.password } });
+  const res = await server.request('POST', '/auth/login/', { body: await loginBody(server.url, user) });
   expect(res.status).toBe(200);
   return { tenant, user, login: res.body, cookie: refreshCookie(res.headers)!.value };
 }
@@ -174,7 +175,7 @@ describe('POST /auth/logout/', () => {
 
   it('ends only the session it was called with', async () => {
     const { user, login } = await loggedInUser();
-    const other = await server.request('POST', '/auth/login/', { body: { email: user.email, password: user.password } });
+    const other = await server.request('POST', '/auth/login/', { body: await loginBody(server.url, user) });
     expect((await logout(login.token)).status).toBe(204);
     expect(await accessWorks(other.body.token)).toBe(true);
     expect((await refreshWithBody(other.body.refreshToken)).status).toBe(200);
