@@ -25,3 +25,13 @@ export function showToast(message: string, intent: Intent = 'none'): void {
   recent.set(key, now);
   void getToaster().then((t) => t.show({ message, intent, timeout: TOAST_VISIBLE_MS }));
 }
+
+/**
+ * Dismisses every toast on screen. A new session starts with a clean screen: the messages of the
+ * anonymous visit ('Necessário realizar login', a failed attempt) are about a state that is over.
+ */
+export function clearToasts(): void {
+  recent.clear();
+  if (!toaster) return;
+  void toaster.then((t) => t.clear());
+}
