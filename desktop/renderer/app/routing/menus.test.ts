@@ -53,7 +53,8 @@ describe('menus by profile', () => {
     const paths = new Set(flattenShellRoutes().map((r) => r.path));
     for (const item of ALL_MENU_SECTIONS.flatMap((s) => s.items)) expect(paths).toContain(item.to);
     for (const profile of PROFILES) {
-      for (const item of menuFor(profile).flatMap((s) => s.items)) expect(profileMayOpen(profile, item.to), `${profile} ${item.to}`).toBe(true);
+      for (const item of menuFor(profile).flatMap((s) => s.items))
+        expect(profileMayOpen(profile, item.to), `${profile} ${item.to}`).toBe(true);
     }
   });
 
@@ -81,7 +82,9 @@ describe('screens behind the menu', () => {
   it('lists every route without a screen, names only real routes, and each once', () => {
     const routes = flattenShellRoutes();
     const routeIds = new Set(routes.map((route) => route.id));
-    const missing = routes.filter((route) => !route.redirectTo && !ROUTE_SCREENS[route.id] && !UNDER_CONSTRUCTION.includes(route.id));
+    const missing = routes.filter(
+      (route) => !route.redirectTo && !ROUTE_SCREENS[route.id] && !UNDER_CONSTRUCTION.includes(route.id),
+    );
     expect(missing.map((route) => route.id)).toEqual([]);
     expect(UNDER_CONSTRUCTION.filter((id) => !routeIds.has(id))).toEqual([]);
     expect(new Set(UNDER_CONSTRUCTION).size).toBe(UNDER_CONSTRUCTION.length);

@@ -116,7 +116,10 @@ describe('refusal targets', () => {
 
   it('keeps the spec redirects of the superadmin silent', () => {
     expect(decideNavigation({ pathname: '/home', search: '' }, as('superadmin'))).toEqual({ kind: 'redirect', to: '/tenants' });
-    expect(decideNavigation({ pathname: '/contatos', search: '' }, as('superadmin'))).toEqual({ kind: 'redirect', to: '/assinatura' });
+    expect(decideNavigation({ pathname: '/contatos', search: '' }, as('superadmin'))).toEqual({
+      kind: 'redirect',
+      to: '/assinatura',
+    });
   });
 
   it('refuses a parent before following its redirect (an agent on /configuracoes goes home at once)', () => {

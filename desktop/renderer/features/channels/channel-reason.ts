@@ -5,7 +5,17 @@
  * classified into a Portuguese explanation (i18n `channels.reason.<kind>`) and kept as the
  * folded technical detail, so support can still read it.
  */
-export const REASON_KINDS = ['dns', 'auth', 'timeout', 'rateLimit', 'providerDown', 'network', 'qrTimeout', 'loggedOut', 'unknown'] as const;
+export const REASON_KINDS = [
+  'dns',
+  'auth',
+  'timeout',
+  'rateLimit',
+  'providerDown',
+  'network',
+  'qrTimeout',
+  'loggedOut',
+  'unknown',
+] as const;
 export type ReasonKind = (typeof REASON_KINDS)[number];
 
 export interface ChannelReasonView {
@@ -20,17 +30,24 @@ export interface ChannelReasonView {
 /** First match wins: a DNS failure reported with a 408 is a DNS failure. */
 const PATTERNS: [Exclude<ReasonKind, 'unknown'>, RegExp][] = [
   ['dns', /ENOTFOUND|EAI_AGAIN|getaddrinfo/i],
-  ['auth', /\b(401|403)\b|unauthori[sz]ed|forbidden|invalid (oauth )?(access )?token|error validating access token|OAuthException|\(#190\)/i],
+  [
+    'auth',
+    /\b(401|403)\b|unauthori[sz]ed|forbidden|invalid (oauth )?(access )?token|error validating access token|OAuthException|\(#190\)/i,
+  ],
   ['timeout', /ETIMEDOUT|ESOCKETTIMEDOUT|timed? ?out|timeout|\b408\b/i],
   ['rateLimit', /\b429\b|too many requests|rate.?limit/i],
   ['providerDown', /\b50[0234]\b|internal server error|bad gateway|service unavailable|indispon[ií]vel/i],
-  ['network', /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EPIPE|socket hang up|fetch failed|WebSocket Error|network|connection (closed|terminated|lost)/i],
+  [
+    'network',
+    /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EPIPE|socket hang up|fetch failed|WebSocket Error|network|connection (closed|terminated|lost)/i,
+  ],
   ['qrTimeout', /QR refs attempts ended|qr.{0,20}(expired|timed? ?out)/i],
   ['loggedOut', /logged ?out|device[_ ]removed/i],
 ];
 
 /** Marks of a provider's raw text (error codes, English error words, an HTTP status in brackets). */
-const RAW_HINT = /\bE[A-Z]{3,}\b|fetch failed|socket hang up|WebSocket|\(\d{3}\)|unauthori[sz]ed|forbidden|OAuth|timed? ?out|error/i;
+const RAW_HINT =
+  /\bE[A-Z]{3,}\b|fetch failed|socket hang up|WebSocket|\(\d{3}\)|unauthori[sz]ed|forbidden|OAuth|timed? ?out|error/i;
 /** Our sentences are Portuguese; raw provider texts practically never carry these letters. */
 const PORTUGUESE = /[ãõçáéíóúâêô]/i;
 /** The Baileys adapter appends the last raw error to its own sentence. */
