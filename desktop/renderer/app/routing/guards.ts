@@ -50,7 +50,11 @@ export function decideNavigation(target: GuardTarget, session: GuardSession): Gu
     return { kind: 'redirect', to: PUBLIC_ROUTES.login, messageKey: 'auth.loginRequired' };
   }
   // A token without a profile is a broken session: no landing page can be chosen for it.
-  if (!session.profile) return { kind: 'redirect', to: PUBLIC_ROUTES.login, messageKey: 'auth.loginRequired' };
+  // It is treated as anonymous (login itself and the token-setup flag pass, so no redirect loops).
+  if (!session.profile) {
+    if (isPublicPath(path) || hasTokenSetupFlag(target.search)) return { kind: 'allow' };
+    return { kind: 'redirect', to: PUBLIC_ROUTES.login, messageKey: 'auth.loginRequired' };
+  }
   const superadmin = session.profile === 'superadmin';
   if (path === '/') return { kind: 'redirect', to: superadmin ? pathTo('assinatura') : '/contatos' };
   // The spec's own redirects of the superadmin come first and are silent.

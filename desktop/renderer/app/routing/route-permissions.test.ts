@@ -139,6 +139,11 @@ describe('refusal targets', () => {
 
   it('leaves unknown paths to the not-found page, and a session without a profile to login', () => {
     expect(decideNavigation({ pathname: '/nao-existe', search: '' }, as('user'))).toEqual({ kind: 'allow' });
+    expect(decideNavigation({ pathname: '/home', search: '?tokenSetup=1' }, { token: 'jwt', profile: null })).toEqual({
+      kind: 'allow',
+    });
+    // Login itself stays open, so the redirect below cannot loop.
+    expect(decideNavigation({ pathname: '/login', search: '' }, { token: 'jwt', profile: null })).toEqual({ kind: 'allow' });
     expect(decideNavigation({ pathname: '/home', search: '' }, { token: 'jwt', profile: null })).toEqual({
       kind: 'redirect',
       to: '/login',
