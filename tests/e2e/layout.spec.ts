@@ -34,6 +34,12 @@ async function api(page: Page, method: string, path: string, body?: unknown) {
   return { status: response.status(), body: response.status() === 204 ? null : await response.json().catch(() => null) };
 }
 
+/** Network quiet and the loading overlay gone, so a shot shows the screen and not the dimmed page. */
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByTestId('loading-overlay')).toHaveCount(0, { timeout: 15_000 });
+}
+
 const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -42,6 +48,16 @@ async function box(locator: Locator) {
   expect(found, 'element has a box').not.toBeNull();
   return found!;
 }
+
+test('the web app links a favicon that answers', async ({ page, request }) => {
+  await page.goto('/#/login');
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toBe('./favicon.svg');
+  const icon = await request.get('/favicon.svg');
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  expect(await icon.text()).toContain('<svg');
+});
 
 test.describe('layout at 1280, 1440 and 1920 px (signed in as admin)', () => {
   test.use({ storageState: storageStatePath('admin') });
@@ -98,7 +114,7 @@ test.describe('layout at 1280, 1440 and 1920 px (signed in as admin)', () => {
       for (const screen of SCREENS) {
         await page.goto(`/#${screen.path}`);
         await expect(page.getByTestId(screen.ready)).toBeVisible({ timeout: 20_000 });
-        await page.waitForLoadState('networkidle');
+        await settle(page);
         const name = screen.path.slice(1).replaceAll('/', '-');
         await page.screenshot({ path: `${SHOTS}/layout-${name}-${size.width}.png` });
         expect(await horizontalOverflow(page), `${screen.path} overflows sideways`).toBeLessThanOrEqual(0);
@@ -135,7 +151,7 @@ test.describe('layout at 1280, 1440 and 1920 px (signed in as admin)', () => {
       const panel = page.getByTestId('contact-panel');
       if (!(await panel.isVisible())) await page.getByTestId('ticket-toggle-panel').click();
       await expect(panel).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await settle(page);
       await page.screenshot({ path: `${SHOTS}/layout-ticket-${size.width}.png` });
       const actions = await box(page.locator('.chat-header .ticket-actions'));
       const header = await box(page.locator('.chat-header'));
