@@ -277,10 +277,10 @@ test.describe('channels screen for other profiles', () => {
 
   test('a supervisor sees the channels read-only', async ({ page }) => {
     await loginThroughUi(page, 'super');
-    await page.getByTestId('app-menu').getByRole('menuitem', { name: 'Canais', exact: true }).click();
+    await page.getByTestId('app-menu').getByRole('menuitem', { name: 'Conexões', exact: true }).click();
     await expect(page.getByTestId('page-sessoes')).toBeVisible();
     await expect(page.getByTestId('read-only-notice')).toHaveText(
-      'Somente leitura: apenas administradores configuram os canais.',
+      'Somente leitura: apenas administradores configuram as conexões.',
     );
     await expect(page.getByTestId('channel-add')).toHaveCount(0);
   });
@@ -297,7 +297,7 @@ test.describe('channels screen for other profiles', () => {
       const name = `Plataforma E2E ${suffix()}`;
       createdId = (await api(adminPage, 'POST', '/whatsapp', { type: 'telegram', name, tokenTelegram: fake.token })).id;
       await loginThroughUi(page, 'superadmin');
-      await page.getByTestId('app-menu').getByRole('menuitem', { name: 'Canais das empresas' }).click();
+      await page.getByTestId('app-menu').getByRole('menuitem', { name: 'Conexões das empresas' }).click();
       await expect(page.getByTestId('page-sessoestenants')).toBeVisible();
       await expect(page.getByTestId('channels-cross-tenant-note')).toContainText('somente leitura');
       const row = page.getByTestId('tenants-channel-row').filter({ hasText: name });

@@ -74,3 +74,23 @@ test('the superadmin is sent away from the dashboard (to tenants) and from conta
   await page.goto('/#/');
   await expect.poll(() => hashPath(page)).toBe('/assinatura');
 });
+
+test('a profile opening another profile’s screen by URL lands on its own page with a message', async ({ page }) => {
+  await loginThroughUi(page, 'user');
+  await expect.poll(() => hashPath(page)).toBe('/atendimento');
+  await page.goto('/#/tenants');
+  await expect.poll(() => hashPath(page)).toBe('/atendimento');
+  await expect(toast(page).filter({ hasText: 'Você não tem permissão para acessar esta página.' })).toBeVisible();
+  await expect(page.getByTestId('attendance-page')).toBeVisible();
+  // A parent route is refused before its redirect to the first child.
+  await page.goto('/#/configuracoes');
+  await expect.poll(() => hashPath(page)).toBe('/atendimento');
+});
+
+test('the toasts of the anonymous visit do not follow the user into the app', async ({ page }) => {
+  await page.goto('/#/contatos');
+  await expect(toast(page).filter({ hasText: 'Necessário realizar login' })).toBeVisible();
+  await loginThroughUi(page, 'admin');
+  await expect(toast(page).filter({ hasText: 'Login sucess!' })).toBeVisible();
+  await expect(toast(page).filter({ hasText: 'Necessário realizar login' })).toHaveCount(0);
+});

@@ -6,8 +6,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
  * concurrent expiries share one refresh, 401 clears the session and goes to login after 2 s
  * (not during logout), 500 shows the message, other failures show the mapped warning.
  */
-const toasts = vi.hoisted(() => [] as { message: string; intent: string }[]);
-vi.mock('../app/feedback/toaster', () => ({ showToast: (message: string, intent: string) => toasts.push({ message, intent }) }));
+const toasts = vi.hoisted(() => [] as { message: string; intent: string; link?: { text: string; href: string } }[]);
+vi.mock('../app/feedback/toaster', () => ({
+  showToast: (message: string, intent: string, link?: { text: string; href: string }) =>
+    toasts.push(link ? { message, intent, link } : { message, intent }),
+  clearToasts: () => undefined,
+}));
 
 // The module under test reads localStorage and location when it loads: a desktop page (file:)
 // talking to an explicit server address.
@@ -187,6 +191,26 @@ describe('app base query', () => {
     expect(toasts).toEqual([{ message: 'Você não tem permissão para acessar este recurso.', intent: 'warning' }]);
     await getUser(7); // the profile poll is a background call
     expect(toasts).toHaveLength(1);
+  });
+
+  it('gives the no-default-connection warning a button to the connections screen, for profiles that may open it', async () => {
+    script = () => ({ status: 404, body: { error: 'ERR_NO_DEF_WAPP_FOUND', message: 'x' } });
+    const { store } = setup();
+    const save = () => store.dispatch(usersApi.endpoints.updateUserConfigs.initiate({ id: 7, configs: { isDark: true } }));
+    await save();
+    expect(toasts).toEqual([
+      {
+        message: 'Nenhuma conexão padrão. Verifique as conexões.',
+        intent: 'warning',
+        link: { text: 'Abrir conexões', href: '#/sessoes' },
+      },
+    ]);
+    // An agent cannot open /sessoes: the same message, without a button leading to a refusal.
+    toasts.length = 0;
+    memory.storage.setItem('profile', 'user');
+    memory.storage.setItem('usuario', JSON.stringify({ userId: 7, tenantId: 1, profile: 'user', username: 'Ana' }));
+    await save();
+    expect(toasts).toEqual([{ message: 'Nenhuma conexão padrão. Verifique as conexões.', intent: 'warning' }]);
   });
 
   it('shows the message of a 500', async () => {

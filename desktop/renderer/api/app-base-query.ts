@@ -6,6 +6,7 @@ import { showToast } from '../app/feedback/toaster';
 import { appStorage } from '../app/session/app-storage';
 import { handleUnauthorized, isLoggingOut, requestNewToken, markTenantBlocked } from '../app/session/session-controller';
 import { translate } from '../i18n/i18n-instance';
+import { errorActionFor } from './error-actions';
 import { describeError, errorCodeOf } from './error-mapper';
 import { createTokenRefresher } from './token-refresher';
 
@@ -82,7 +83,8 @@ export const appBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
     } else if (typeof error.status === 'number' && error.status >= 500) {
       showToast(describeError(error, translate), 'danger');
     } else if (error.status !== 401 && !extraOptions.background) {
-      showToast(describeError(error, translate), 'warning');
+      const action = errorActionFor(errorCodeOf(error.data), appStorage.readSession()?.profile ?? null);
+      showToast(describeError(error, translate), 'warning', action ? { text: translate(action.labelKey), href: `#${action.to}` } : undefined);
     }
     return result;
   } finally {

@@ -16,12 +16,30 @@ function getToaster(): Promise<Toaster> {
   return toaster;
 }
 
-export function showToast(message: string, intent: Intent = 'none'): void {
+/** A button in the toast that opens the screen where the user can act on the message. */
+export interface ToastLink {
+  text: string;
+  /** Hash-router address ('#/sessoes'). */
+  href: string;
+}
+
+export function showToast(message: string, intent: Intent = 'none', link?: ToastLink): void {
   if (typeof document === 'undefined') return;
   const key = `${intent}:${message}`;
   const now = Date.now();
   const last = recent.get(key);
   if (last !== undefined && now - last < TOAST_TIMEOUT_MS) return;
   recent.set(key, now);
-  void getToaster().then((t) => t.show({ message, intent, timeout: TOAST_VISIBLE_MS }));
+  const action = link ? { text: link.text, href: link.href, icon: 'arrow-right' as const } : undefined;
+  void getToaster().then((t) => t.show({ message, intent, action, timeout: TOAST_VISIBLE_MS }));
+}
+
+/**
+ * Dismisses every toast on screen. A new session starts with a clean screen: the messages of the
+ * anonymous visit ('Necessário realizar login', a failed attempt) are about a state that is over.
+ */
+export function clearToasts(): void {
+  recent.clear();
+  if (!toaster) return;
+  void toaster.then((t) => t.clear());
 }

@@ -1,5 +1,5 @@
 import type { Profile } from '@shared/profiles';
-import { PARENT_REDIRECTS, PUBLIC_ROUTES, TOKEN_SETUP_QUERY_FLAG, pathTo } from './route-table';
+import { PARENT_REDIRECTS, PUBLIC_ROUTES, TOKEN_SETUP_QUERY_FLAG, pathTo, profileMayOpen } from './route-table';
 
 /**
  * Navigation decisions of spec section 2, as pure functions of the target location and the
@@ -49,10 +49,21 @@ export function decideNavigation(target: GuardTarget, session: GuardSession): Gu
     if (isPublicPath(path) || hasTokenSetupFlag(target.search)) return { kind: 'allow' };
     return { kind: 'redirect', to: PUBLIC_ROUTES.login, messageKey: 'auth.loginRequired' };
   }
+  // A token without a profile is a broken session: no landing page can be chosen for it.
+  // It is treated as anonymous (login itself and the token-setup flag pass, so no redirect loops).
+  if (!session.profile) {
+    if (isPublicPath(path) || hasTokenSetupFlag(target.search)) return { kind: 'allow' };
+    return { kind: 'redirect', to: PUBLIC_ROUTES.login, messageKey: 'auth.loginRequired' };
+  }
   const superadmin = session.profile === 'superadmin';
   if (path === '/') return { kind: 'redirect', to: superadmin ? pathTo('assinatura') : '/contatos' };
+  // The spec's own redirects of the superadmin come first and are silent.
   if (superadmin && path === '/home') return { kind: 'redirect', to: '/tenants' };
   if (superadmin && path === '/contatos') return { kind: 'redirect', to: pathTo('assinatura') };
+  // Before the parent redirects, so '/configuracoes' sends an agent home rather than to '/configuracoes/geral' first.
+  if (!profileMayOpen(session.profile, path)) {
+    return { kind: 'redirect', to: landingPathFor(session.profile), messageKey: 'auth.routeForbidden' };
+  }
   const parentRedirect = PARENT_REDIRECTS[path];
   if (parentRedirect) return { kind: 'redirect', to: parentRedirect + target.search };
   return { kind: 'allow' };

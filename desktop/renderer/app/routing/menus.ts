@@ -1,8 +1,10 @@
 import type { Profile } from '@shared/profiles';
+import { profileMayOpen } from './route-table';
 
 /**
  * Menus by profile (spec section 2, "Menus by profile"). Each item links to its spec route;
- * `labelKey` is the i18n key of the visible text.
+ * `labelKey` is the i18n key of the visible text. Who sees an item is not written here: it is
+ * the `profiles` of the item's route in route-table.ts, the same list the router guard enforces.
  */
 export interface MenuItem {
   id: string;
@@ -50,7 +52,7 @@ const SUPERVISOR: MenuSection = {
     { id: 'protocols', to: '/protocolos', labelKey: 'menu.protocols', icon: 'numbered-list' },
     { id: 'evaluations', to: '/avaliacoes', labelKey: 'menu.evaluations', icon: 'star' },
     { id: 'businessHours', to: '/horario-atendimento', labelKey: 'menu.businessHours', icon: 'time' },
-    { id: 'campaigns', to: '/campanhas', labelKey: 'menu.campaigns', icon: 'megaphone' },
+    { id: 'campaigns', to: '/campanhas', labelKey: 'menu.campaigns', icon: 'announcement' },
   ],
 };
 
@@ -93,21 +95,19 @@ const BLOCKED: MenuSection = {
   items: [{ id: 'blockedSettings', to: '/configuracoesbloqueio', labelKey: 'menu.settings', icon: 'cog' }],
 };
 
-/** The sections a profile sees, in display order. A blocked tenant sees its settings only. */
+const TENANT_SECTIONS: MenuSection[] = [MAIN, SUPERVISOR, ADMIN, SUPERADMIN];
+
+/**
+ * The sections a profile sees, in display order: the items whose route the profile may open
+ * (route-table.ts), sections left empty dropped. A blocked tenant sees its settings only.
+ */
 export function menuFor(profile: Profile | null, options: { tenantBlocked?: boolean } = {}): MenuSection[] {
+  if (!profile) return [];
   if (options.tenantBlocked && profile !== 'superadmin') return [BLOCKED];
-  switch (profile) {
-    case 'superadmin':
-      return [SUPERADMIN];
-    case 'admin':
-      return [MAIN, SUPERVISOR, ADMIN];
-    case 'super':
-      return [MAIN, SUPERVISOR];
-    case 'user':
-      return [MAIN];
-    default:
-      return [];
-  }
+  return TENANT_SECTIONS.map((section) => ({
+    ...section,
+    items: section.items.filter((item) => profileMayOpen(profile, item.to)),
+  })).filter((section) => section.items.length > 0);
 }
 
 export const ALL_MENU_SECTIONS: MenuSection[] = [MAIN, SUPERVISOR, ADMIN, SUPERADMIN, BLOCKED];

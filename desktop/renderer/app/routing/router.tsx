@@ -7,20 +7,23 @@ import { NotFoundPage } from '../layout/not-found-page';
 import { RouteErrorPage } from '../layout/route-error-page';
 import { UnderConstructionPage } from '../layout/under-construction-page';
 import { ROUTE_SCREENS } from './route-screens';
-import { PUBLIC_ROUTES, SHELL_ROUTES, flattenShellRoutes } from './route-table';
+import { PUBLIC_ROUTES, flattenShellRoutes } from './route-table';
+import { isUnderConstruction } from './under-construction';
 import { RootGuard } from './root-guard';
 
-/** Shell routes from the route table; `handle.name` carries the spec's route name. */
+/**
+ * Shell routes from the route table; `handle.name` carries the spec's route name. A route on the
+ * UNDER_CONSTRUCTION allow-list renders the "Em construção" page (tests keep that list equal to
+ * the routes without a screen).
+ */
 function shellChildren(): RouteObject[] {
-  const redirects = new Map(SHELL_ROUTES.filter((r) => r.redirectTo).map((r) => [`/${r.path}`, r.redirectTo!]));
-  return flattenShellRoutes().map(({ path, id, name }) => {
-    const redirect = redirects.get(path);
-    const screen = ROUTE_SCREENS[id];
+  return flattenShellRoutes().map(({ path, id, name, redirectTo }) => {
+    const screen = isUnderConstruction(id) ? undefined : ROUTE_SCREENS[id];
     return {
       path: path.slice(1),
       handle: { id, name },
-      element: redirect ? (
-        <Navigate to={redirect} replace />
+      element: redirectTo ? (
+        <Navigate to={redirectTo} replace />
       ) : screen ? (
         screen()
       ) : (

@@ -1,6 +1,6 @@
 import { LOGIN_REDIRECT_AFTER_401_MS, REQUEST_TIMEOUT_MS } from '@shared/limits';
 import { currentApiBaseUrl, isDesktop } from '../config/app-config';
-import { showToast } from '../feedback/toaster';
+import { clearToasts, showToast } from '../feedback/toaster';
 import { KEYS_CLEARED_ON_LOGOUT, KEYS_CLEARED_ON_UNAUTHORIZED, appStorage, type LoginResponse } from './app-storage';
 import { darkModeChanged, sessionCleared, sessionStarted, tenantBlockedChanged, tokenRefreshed } from './session.slice';
 
@@ -26,8 +26,12 @@ export function configureSessionController(value: SessionControllerDeps): void {
 
 export const isLoggingOut = (): boolean => loggingOut;
 
-/** Stores the login answer (spec section 3 keys) and starts the session in the store. */
+/**
+ * Stores the login answer (spec section 3 keys) and starts the session in the store. Toasts of
+ * the time before (the anonymous visit's 'Necessário realizar login') do not follow the user in.
+ */
 export function startSession(response: LoginResponse): void {
+  clearToasts();
   if (redirectTimer) clearTimeout(redirectTimer);
   redirectTimer = null;
   loggingOut = false;

@@ -10,6 +10,7 @@ import {
 import { describeError } from '../../api/error-mapper';
 import { showToast } from '../../app/feedback/toaster';
 import { ChannelQrImage } from './channel-qr-image';
+import { ChannelReasonNote } from './channel-reason-note';
 import { statusIntent } from './channel-status';
 
 /**
@@ -43,7 +44,7 @@ export function ChannelQrDialog({ channel, onClose, onNewQr }: { channel: Channe
               {t('channels.pairingCode')}: <strong data-testid="channel-qr-pairing-code">{channel.pairingCode}</strong>
             </p>
           ) : null}
-          {!connected && channel.statusReason ? <Callout intent={statusIntent(channel.status)}>{channel.statusReason}</Callout> : null}
+          {!connected ? <ChannelReasonNote reason={channel.statusReason} intent={statusIntent(channel.status)} /> : null}
         </div>
       </DialogBody>
       <DialogFooter

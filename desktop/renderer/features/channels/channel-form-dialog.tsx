@@ -311,6 +311,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
           >
             <NumericInput
               id="channel-birthday-hour"
+              fill
               min={0}
               max={23}
               stepSize={1}

@@ -18,6 +18,7 @@ import { useWriteAccess } from '../../app/crud/write-access';
 import { AllTenantsChannelsPage } from './all-tenants-channels-page';
 import { ChannelFormDialog } from './channel-form-dialog';
 import { ChannelQrDialog, ClearTicketsAlert, StatusTag, TransferTicketsDialog } from './channel-dialogs';
+import { ChannelReasonNote } from './channel-reason-note';
 import { ChannelQrImage } from './channel-qr-image';
 import { subscribeChannelNotices } from './channel-realtime';
 import { isQrChannel } from './channel-form.logic';
@@ -161,16 +162,11 @@ function TenantChannelsPage() {
                   </>
                 ) : null}
               </dl>
-              {channel.statusReason ? (
-                <Callout
-                  intent={channel.status === 'CONNECTED' ? 'none' : 'danger'}
-                  icon={null}
-                  className="channel-card-reason"
-                  data-testid="channel-status-reason"
-                >
-                  {channel.statusReason}
-                </Callout>
-              ) : null}
+              <ChannelReasonNote
+                reason={channel.statusReason}
+                intent={channel.status === 'CONNECTED' ? 'none' : 'danger'}
+                className="channel-card-reason"
+              />
               {channel.webhookUrl ? <WebhookUrl url={channel.webhookUrl} /> : null}
               {actions.showQr && channel.qrcode ? (
                 <button
