@@ -5,6 +5,7 @@ import serve from 'koa-static';
 import type { AppDeps } from './deps';
 import type { AppState } from './http/context';
 import { errorHandler } from './http/error-handler';
+import { inputGuard } from './http/input-guard';
 import { requestId } from './http/request-id';
 import { moduleRouters } from './modules';
 
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       rawBody: true,
     } as Parameters<typeof bodyParser>[0]),
   );
+  app.use(inputGuard());
   for (const router of moduleRouters(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());
