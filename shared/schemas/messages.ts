@@ -166,7 +166,7 @@ export const SearchMessageQuerySchema = z.object({
 
 export const ScheduledMessagesQuerySchema = z.object({
   page: positiveInt('page').max(100_000, { error: 'page grande demais' }).default(1),
-  pageNumber: positiveInt('pageNumber').optional(),
+  pageNumber: positiveInt('pageNumber').max(100_000, { error: 'pageNumber grande demais' }).optional(),
 });
 
 /**
@@ -229,7 +229,8 @@ export const DeleteMessageSchema = z.object({
   messageId: z.string().max(200).nullable().optional(),
 });
 
-const idRef = z.union([recordId, z.object({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
+/** A row by id, or the row itself (the anchor forwards the messages and contact it holds): only `id` is read. */
+const idRef = z.union([recordId, z.looseObject({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
 
 export const ForwardMessagesSchema = z.object({
   messages: z
