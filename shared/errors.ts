@@ -10,6 +10,14 @@ export const ERROR_CODES = {
   ERR_INTERNAL: { status: 500, message: 'Ocorreu um erro não identificado.' },
   ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'Arquivo rejeitado devido ao tamanho ou tipo incompatível.' },
   ERR_UNSUPPORTED_FILE_TYPE: { status: 415, message: 'Arquivo rejeitado devido ao tamanho ou tipo incompatível.' },
+  // HTTP-level refusals (the router, the static files): each keeps its 4xx status
+  ERR_BAD_REQUEST: { status: 400, message: 'Requisição inválida.' },
+  ERR_METHOD_NOT_ALLOWED: { status: 405, message: 'Método não permitido para este endereço.' },
+  ERR_NOT_ACCEPTABLE: { status: 406, message: 'Formato de resposta não disponível.' },
+  ERR_LENGTH_REQUIRED: { status: 411, message: 'Informe o tamanho do corpo da requisição.' },
+  ERR_RANGE_NOT_SATISFIABLE: { status: 416, message: 'Intervalo solicitado indisponível.' },
+  ERR_HEADERS_TOO_LARGE: { status: 431, message: 'Endereço ou cabeçalhos grandes demais.' },
+  ERR_TOO_MANY_REQUESTS: { status: 429, message: 'Muitas requisições. Tente novamente em instantes.' },
   // Login and session
   ERR_INVALID_CREDENTIALS: { status: 401, message: 'Informe usuário e senha corretamente.' },
   ERR_LIMIT_MAX: { status: 429, message: 'Foram realizadas muitas tentativas de login. Tente novamente em 1 minuto' },

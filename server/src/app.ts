@@ -6,6 +6,7 @@ import type { AppDeps } from './deps';
 import type { AppState } from './http/context';
 import { cspReportRoute } from './http/csp-report';
 import { errorHandler } from './http/error-handler';
+import { inputGuard } from './http/input-guard';
 import { decideOrigin, refuseForeignOrigins } from './http/origin-policy';
 import { requestId } from './http/request-id';
 import { securityHeaders } from './http/security-headers';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       rawBody: true,
     } as Parameters<typeof bodyParser>[0]),
   );
+  app.use(inputGuard());
   for (const router of moduleRouters(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -1,8 +1,12 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { ERROR_CODES } from '@shared/errors';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import type Koa from 'koa';
 import { createApp } from './app';
+import type { AppState } from './http/context';
 import { ChannelRegistry } from './channels/channel-registry';
 import type { Config } from './config';
 import { systemClock, type Clock } from './core/clock';
@@ -41,6 +45,8 @@ export interface RunningServer {
   deps: AppDeps;
   http: HttpServer;
   hub: RealtimeHub;
+  /** The Koa app: tests read its routers (the route fuzz test enumerates every route from them). */
+  app: Koa<AppState>;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if (corsWarning) logger.warn(corsWarning);
   const app = createApp(deps);
   const http = createServer(app.callback());
+  http.on('clientError', answerClientError);
   const hub = createRealtimeHub(http, deps);
   events.setPublisher(hub);
   sessions.bind(hub.io);
@@ -116,5 +123,24 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       if (embedded) await embedded.stop();
     })());
 
-  return { url: `http://localhost:${port}`, port, deps, http, hub, close };
+  return { url: `http://localhost:${port}`, port, deps, http, hub, app, close };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Koa sees them (a URL or headers over the 16 KB limit,
+ * a malformed request line) still get the error body every client reads: `{ error, message }`.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // Parser errors only (HPE_*); a reset or timeout has nobody left to answer.
+  if (!socket.writable || !err.code?.startsWith('HPE_')) {
+    socket.destroy(err);
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const code = tooLarge ? 'ERR_HEADERS_TOO_LARGE' : 'ERR_BAD_REQUEST';
+  const body = JSON.stringify({ error: code, message: ERROR_CODES[code].message });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from './record-id';
 
 /**
  * Fields shared by the CRM catalogs (queues, tags, teams, kanban columns, lanes, reasons, quick
@@ -37,11 +38,8 @@ export const formBoolean = z.preprocess(
   z.boolean({ error: 'deve ser verdadeiro ou falso' }),
 );
 
-/** Record id in a body (JSON number, or its text form from a multipart form). */
-export const recordId = z.coerce
-  .number({ error: 'deve ser um id numérico' })
-  .int({ error: 'deve ser um id numérico' })
-  .positive({ error: 'deve ser um id numérico' });
+/** Record id in a body (JSON number, or its text form from a multipart form): the one id schema, 1..2147483647. */
+export { recordId } from './record-id';
 
 /** PUT .../reorder body: every id of the list exactly once, in the new order (first = position 0). */
 export const ReorderSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AT_LEAST_ONE_FIELD_MESSAGE, CATALOG_TEXT_MAX, atLeastOneField, catalogName } from './catalog-fields';
+import { recordId, recordIdSchema } from './record-id';
 
 /**
  * Channels ("whatsapp" connections of the anchor API, spec sections 3 and 5): request bodies
@@ -33,12 +34,7 @@ const optionalText = (max: number) =>
     .optional()
     .transform((v) => (v === '' ? null : v));
 
-const optionalId = z
-  .number({ error: 'deve ser um id numérico' })
-  .int({ error: 'deve ser um id numérico' })
-  .positive({ error: 'deve ser um id numérico' })
-  .nullable()
-  .optional();
+const optionalId = recordId.nullable().optional();
 
 /** Graph API object ids (phone number id, WhatsApp Business Account id) are decimal digits. */
 const graphId = z
@@ -376,10 +372,7 @@ export interface MessageTemplateDto {
 /** POST /admin/channels body (superadmin): a channel for the given tenant, within its plan. */
 export const AdminCreateChannelSchema = z.intersection(
   z.object({
-    tenantId: z
-      .number({ error: 'deve ser o id de uma empresa' })
-      .int({ error: 'deve ser o id de uma empresa' })
-      .positive({ error: 'deve ser o id de uma empresa' }),
+    tenantId: recordIdSchema('deve ser o id de uma empresa'),
   }),
   CreateChannelSchema,
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECORD_ID_MAX, recordId, recordIdSchema } from './record-id';
 import { DAY_MONTH_ORDERS, parseCalendarDate, type DayMonthOrder } from '../validation/calendar-date';
 import { normalizeContactNumber } from '../validation/contact-number';
 import { isValidCpfOrCnpj, normalizeTaxId } from '../validation/cpf-cnpj';
@@ -95,8 +96,7 @@ const birthday = z
   .nullable()
   .optional();
 
-const positiveId = z.int({ error: 'deve ser um número inteiro' }).positive({ error: 'deve ser positivo' });
-const idArray = z.array(positiveId, { error: 'deve ser uma lista de ids' }).max(MAX_IDS, { error: `no máximo ${MAX_IDS} itens` });
+const idArray = z.array(recordId, { error: 'deve ser uma lista de ids' }).max(MAX_IDS, { error: `no máximo ${MAX_IDS} itens` });
 
 export const ExtraInfoSchema = z
   .array(
@@ -129,7 +129,7 @@ const contactFields = {
   instagramId: optionalText(120),
   hubWhatsappId: optionalText(120),
   telegramId: optionalText(120),
-  kanbanId: positiveId.nullable().optional(),
+  kanbanId: recordId.nullable().optional(),
   extraInfo: ExtraInfoSchema.optional(),
   blockContact: z.boolean({ error: 'deve ser verdadeiro ou falso' }).optional(),
   blockChatbot: z.boolean({ error: 'deve ser verdadeiro ou falso' }).optional(),
@@ -173,12 +173,7 @@ const idListParam = z.preprocess(
     });
   },
   z
-    .array(
-      z.coerce
-        .number({ error: 'deve ser uma lista de ids' })
-        .int({ error: 'deve ser uma lista de ids' })
-        .positive({ error: 'deve ser uma lista de ids' }),
-    )
+    .array(recordIdSchema(`deve ser uma lista de ids entre 1 e ${RECORD_ID_MAX}`))
     .max(MAX_IDS, { error: `no máximo ${MAX_IDS} itens` })
     .optional(),
 );
@@ -188,11 +183,7 @@ const ContactFilterFields = {
   searchParam: z.string({ error: 'deve ser um texto' }).max(200, { error: 'no máximo 200 caracteres' }).optional(),
   tags: idListParam,
   wallets: idListParam,
-  kanbanId: z.coerce
-    .number({ error: 'deve ser um número inteiro positivo' })
-    .int({ error: 'deve ser um número inteiro positivo' })
-    .positive({ error: 'deve ser um número inteiro positivo' })
-    .optional(),
+  kanbanId: recordId.optional(),
 };
 
 export const ContactListQuerySchema = z.object({
@@ -201,6 +192,8 @@ export const ContactListQuerySchema = z.object({
     .number({ error: 'deve ser um número inteiro positivo' })
     .int({ error: 'deve ser um número inteiro positivo' })
     .min(1, { error: 'deve ser um número inteiro positivo' })
+    // Bounded so the page offset stays a number PostgreSQL reads.
+    .max(100_000, { error: 'pageNumber grande demais' })
     .default(1),
   pageSize: z.coerce
     .number({ error: `deve ser um número entre 1 e ${CONTACT_PAGE_SIZE_MAX}` })

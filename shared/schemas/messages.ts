@@ -173,7 +173,7 @@ export const SearchMessageQuerySchema = z.object({
 
 export const ScheduledMessagesQuerySchema = z.object({
   page: positiveInt('page').max(100_000, { error: 'page grande demais' }).default(1),
-  pageNumber: positiveInt('pageNumber').optional(),
+  pageNumber: positiveInt('pageNumber').max(100_000, { error: 'pageNumber grande demais' }).optional(),
 });
 
 /**
@@ -325,7 +325,7 @@ export const DeleteMessageSchema = z.looseObject({
   messageId: z.string().max(200).nullable().optional(),
 });
 
-/** A record named by its id, or by an object with its id (the anchor sends the whole record it shows). */
+/** A row by id, or the row itself (the anchor forwards the messages and contact it holds): only `id` is read. */
 const idRef = z.union([recordId, z.looseObject({ id: recordId })]).transform((v) => (typeof v === 'number' ? v : v.id));
 
 export const ForwardMessagesSchema = z.object({

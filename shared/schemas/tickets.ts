@@ -123,7 +123,8 @@ export const TicketListQuerySchema = z.preprocess(
       .trim()
       .max(TICKET_SEARCH_MAX, { error: `no máximo ${TICKET_SEARCH_MAX} caracteres` })
       .optional(),
-    pageNumber: positiveInt('um número inteiro positivo').default(1),
+    // Bounded so the page offset stays a number PostgreSQL reads (1e20 was a 500).
+    pageNumber: positiveInt('um número inteiro positivo').max(100_000, { error: 'pageNumber grande demais' }).default(1),
     pageSize: z.coerce
       .number({ error: `deve ser um número entre 1 e ${TICKET_PAGE_SIZE_MAX}` })
       .int({ error: `deve ser um número entre 1 e ${TICKET_PAGE_SIZE_MAX}` })
@@ -279,7 +280,7 @@ export const TicketsChannelSchema = z
 export type TicketsChannelInput = z.output<typeof TicketsChannelSchema>;
 
 /** GET /ticketsClear: closes the open and pending tickets of one channel. */
-export const TicketsClearQuerySchema = z.object({ whatsappId: positiveInt('um id numérico') });
+export const TicketsClearQuerySchema = z.object({ whatsappId: recordId });
 export type TicketsClearQuery = z.output<typeof TicketsClearQuerySchema>;
 
 /** GET /ticketsMarkAllUnread: zeroes the unread counter of the caller's visible active tickets. */

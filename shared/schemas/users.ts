@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROFILES, type Profile } from '../profiles';
 import { emailSchema, passwordPolicySchema } from './auth';
+import { RECORD_ID_MAX, recordId, recordIdSchema } from './record-id';
 
 /** Users calls of spec section 7: request bodies (zod, shared with the React client) and answers. */
 
@@ -134,9 +135,7 @@ const userProfile = z.enum(PROFILES, { error: `deve ser um de: ${PROFILES.join('
 const idArray = (label: string) =>
   z
     .array(
-      z
-        .int({ error: `${label}: cada item deve ser um id inteiro` })
-        .positive({ error: `${label}: cada item deve ser um id positivo` }),
+      recordIdSchema(`${label}: cada item deve ser um id entre 1 e ${RECORD_ID_MAX}`),
       {
         error: `${label} deve ser uma lista de ids`,
       },
@@ -181,7 +180,7 @@ export type UpdateUserInput = z.output<typeof UpdateUserSchema>;
 /** The fields a user other than an administrator may change on their own row. */
 export const SELF_EDITABLE_USER_FIELDS = ['name', 'password'] as const satisfies readonly (keyof UpdateUserInput)[];
 
-const positiveIntParam = (max = 2_147_483_647) =>
+const positiveIntParam = (max = RECORD_ID_MAX) =>
   z.coerce
     .number({ error: 'deve ser um número inteiro positivo' })
     .int({ error: 'deve ser um número inteiro positivo' })
@@ -233,18 +232,15 @@ export interface ChatUser {
 
 /** GET /userTenants query. */
 export const UserTenantListQuerySchema = z.object({
-  userId: positiveIntParam().optional(),
+  userId: recordId.optional(),
   /** Only the platform super administrator may name another tenant; admins always get their own. */
-  tenantId: positiveIntParam().optional(),
+  tenantId: recordId.optional(),
   pageNumber: positiveIntParam(100_000).default(1),
   pageSize: pageSizeParam,
 });
 export type UserTenantListQuery = z.output<typeof UserTenantListQuerySchema>;
 
-const bodyId = (label: string) =>
-  z
-    .int({ error: (issue) => (issue.input === undefined ? `${label} é obrigatório` : `${label} deve ser um id inteiro`) })
-    .positive({ error: `${label} deve ser um id positivo` });
+const bodyId = (label: string) => recordIdSchema(`${label} deve ser um id entre 1 e ${RECORD_ID_MAX}`, `${label} é obrigatório`);
 
 /** POST /userTenants body: links an existing user to another tenant. */
 export const CreateUserTenantSchema = z.object({ userId: bodyId('userId'), tenantId: bodyId('tenantId') }, BODY_ERROR);

@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import { ReorderSchema } from '@shared/schemas/catalog-fields';
 import type { AuthContext } from '../core/auth-context';
 import { authOf, type AppContext } from './context';
-import { intParam, validate } from './validate';
+import { ECHOED_ROW_FIELDS, intParam, validate, type ValidateOptions } from './validate';
 
 /** What a catalog module's service offers to its routes. */
 export interface CatalogRouteService<C, U> {
@@ -27,15 +27,24 @@ export interface CatalogRouteService<C, U> {
 export function mountCatalogRoutes<C, U>(
   router: Router,
   auth: Middleware<any, any>,
-  spec: { path: string; idParam: string; create: ZodType<C>; update: ZodType<U>; service: CatalogRouteService<C, U> },
+  spec: {
+    path: string;
+    idParam: string;
+    create: ZodType<C>;
+    update: ZodType<U>;
+    service: CatalogRouteService<C, U>;
+    /** Extra body options of create and update; the row's read-only fields are always accepted as echoes. */
+    body?: ValidateOptions;
+  },
 ): void {
   const { path, idParam, service } = spec;
+  const bodyOptions: ValidateOptions = { ...spec.body, echoed: [...ECHOED_ROW_FIELDS, ...(spec.body?.echoed ?? [])] };
   const one = `${path}/:${idParam}`;
 
   router.get(path, auth, async (ctx: AppContext) => {
     ctx.body = await service.list(authOf(ctx));
   });
-  router.post(path, auth, validate(spec.create), async (ctx: AppContext) => {
+  router.post(path, auth, validate(spec.create, 'body', bodyOptions), async (ctx: AppContext) => {
     ctx.status = 201;
     ctx.body = await service.create(authOf(ctx), ctx.input);
   });
@@ -45,7 +54,7 @@ export function mountCatalogRoutes<C, U>(
       ctx.body = await reorder(authOf(ctx), ctx.input.ids);
     });
   }
-  router.put(one, auth, validate(spec.update), async (ctx: AppContext) => {
+  router.put(one, auth, validate(spec.update, 'body', bodyOptions), async (ctx: AppContext) => {
     ctx.body = await service.update(authOf(ctx), intParam(ctx, idParam), ctx.input);
   });
   router.delete(one, auth, async (ctx: AppContext) => {

@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import multer, { type MulterFile } from '@koa/multer';
+import { hasUnsafeText } from '@shared/validation/safe-text';
 import { AppError } from '../core/app-error';
+import { assertSafeText, unsafeTextError } from './input-guard';
 
 /** A file received in a multipart/form-data request, held in memory. */
 export type UploadedFile = Pick<MulterFile, 'originalname' | 'mimetype' | 'size' | 'buffer'>;
@@ -25,6 +27,11 @@ export function optionalFileUpload(field: string, maxBytes: number): Middleware 
     } catch (err) {
       throw uploadError(err, field, maxBytes);
     }
+    // Multipart text is parsed here, after the app-wide input guard: the same refusal of NUL and
+    // control characters in field names, values and the file name.
+    assertSafeText((ctx.request as { body?: unknown }).body, 'body');
+    const file = uploadedFile(ctx);
+    if (file && hasUnsafeText(file.originalname)) throw unsafeTextError(field);
     await next();
   };
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import { authOf, type AppContext } from '../../http/context';
-import { intParam, validate } from '../../http/validate';
+import { ECHOED_ROW_FIELDS, intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
 import { AdminCreateChannelSchema, CreateChannelSchema, UpdateChannelSchema } from './channels.schema';
 import { ChannelsService } from './channels.service';
@@ -20,6 +20,29 @@ import { ChannelsService } from './channels.service';
  *   GET    /admin/channels                    every tenant's channels (superadmin)  200 [AdminChannelDto]
  *   POST   /admin/channels                    create for a tenant (superadmin)      201 AdminChannelDto
  */
+/**
+ * Read-only fields of a ChannelDto: the anchor's connections screen saves a channel by sending
+ * back the row it listed (e.g. toggling one option), so these are accepted and ignored.
+ */
+const CHANNEL_ECHOED = [
+  ...ECHOED_ROW_FIELDS,
+  'type',
+  'status',
+  'statusReason',
+  'qrcode',
+  'hasTelegramToken',
+  'retries',
+  'number',
+  'isDefault',
+  'hasManagerToken',
+  'hasAppSecret',
+  'hasVerifyToken',
+  'webhookUrl',
+  'providerSettings',
+  'storedSecrets',
+  'pairingCode',
+];
+
 export function channelsRoutes(deps: AppDeps): Router {
   const router = new Router();
   const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
@@ -42,7 +65,7 @@ export function channelsRoutes(deps: AppDeps): Router {
   router.get('/whatsapp/:whatsappId', auth, async (ctx: AppContext) => {
     ctx.body = await channels.get(authOf(ctx), id(ctx));
   });
-  router.put('/whatsapp/:whatsappId', auth, validate(UpdateChannelSchema), async (ctx: AppContext) => {
+  router.put('/whatsapp/:whatsappId', auth, validate(UpdateChannelSchema, 'body', { echoed: CHANNEL_ECHOED }), async (ctx: AppContext) => {
     ctx.body = await channels.update(authOf(ctx), id(ctx), ctx.input);
   });
   router.delete('/whatsapp/:whatsappId', auth, async (ctx: AppContext) => {

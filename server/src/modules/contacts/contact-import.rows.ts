@@ -2,6 +2,7 @@ import type { ContactImportDateFormat } from '@shared/schemas/contacts';
 import { calendarDateOfUtc, parseCalendarDate } from '@shared/validation/calendar-date';
 import { normalizeContactNumber } from '@shared/validation/contact-number';
 import { isValidCpfOrCnpj, normalizeTaxId } from '@shared/validation/cpf-cnpj';
+import { hasUnsafeText, UNSAFE_TEXT_MESSAGE } from '@shared/validation/safe-text';
 import type { CellValue } from './contact-import.reader';
 
 /**
@@ -134,6 +135,12 @@ export function parseImportRow(
   dateFormat: ContactImportDateFormat,
 ): ImportRowResult {
   const cell = (field: ImportField) => (columns[field] === undefined ? undefined : cells[columns[field]!]);
+  // Text the database cannot hold (NUL, control characters) refuses the line on its own, and the
+  // reason does not quote it: the reason is stored too.
+  const unsafe = IMPORT_FIELDS.filter((field) => hasUnsafeText(text(cell(field))));
+  if (unsafe.length > 0) {
+    return { ok: false, reason: unsafe.map((field) => `${FIELD_LABEL[field]} ${UNSAFE_TEXT_MESSAGE}`).join('; ') };
+  }
   const reasons: string[] = [];
   for (const field of IMPORT_FIELDS) {
     const value = text(cell(field));

@@ -64,6 +64,24 @@ async function contactsOf(token: string): Promise<ContactDto[]> {
 }
 
 describe('POST /contacts/upload (CSV)', () => {
+  it('a line with a NUL or control character is that line\'s error and the import goes on', async () => {
+    const t = await server.createTenantWithUsers();
+    const content = [
+      HEADER,
+      'Hugo Alves;11 98888-0101;;;;;;',
+      'Iara\u0000 Reis;11 98888-0102;;;;;;',
+      'João Paz;11 98888-0103;;;;;;Loja\u0007',
+      'Kátia Sá;11 98888-0104;;;;;;',
+    ].join('\n');
+    const imp = await importFile(t.users.admin.token, { name: 'controles.csv', content });
+    expect(imp).toMatchObject({ status: 'done', total: 4, created: 2, rejected: 2 });
+    expect(reasonsOf(imp)).toEqual([
+      [3, 'Nome contém caracteres inválidos (NUL, controle ou UTF-16 inválido)'],
+      [4, 'Empresa contém caracteres inválidos (NUL, controle ou UTF-16 inválido)'],
+    ]);
+    expect((await contactsOf(t.users.admin.token)).map((c) => c.name).sort()).toEqual(['Hugo Alves', 'Kátia Sá']);
+  });
+
   it('imports good rows, reports every rejected row with its line, and re-importing creates nothing', async () => {
     const t = await tenantWithExisting();
     const content = `\uFEFF${CSV_LINES.join('\r\n')}\r\n`;

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import multer, { type MulterFile, type MulterOptions } from '@koa/multer';
 import { CONTACT_IMPORT_EXTENSIONS, CONTACT_IMPORT_MAX_BYTES } from '@shared/schemas/contacts';
+import { hasUnsafeText } from '@shared/validation/safe-text';
 import { AppError } from '../../core/app-error';
+import { assertSafeText, unsafeTextError } from '../../http/input-guard';
 import type { AppContext } from '../../http/context';
 import type { UploadedImportFile } from './contact-import.service';
 
@@ -33,6 +36,8 @@ export async function receiveImportFile(ctx: AppContext, destination: string): P
     filename: (_req, file, cb) => cb(null, `${randomUUID()}${path.extname(file.originalname).toLowerCase()}`),
   });
   const fileFilter: FileFilter = (_req, file, cb) => {
+    // The name is stored with the import: refused before anything is written, like any unsafe text.
+    if (hasUnsafeText(file.originalname)) return cb(unsafeTextError(FILE_FIELD));
     const ext = path.extname(file.originalname).toLowerCase();
     if ((CONTACT_IMPORT_EXTENSIONS as readonly string[]).includes(ext)) cb(null, true);
     else
@@ -53,6 +58,12 @@ export async function receiveImportFile(ctx: AppContext, destination: string): P
     throw uploadError(err);
   }
   const file = (ctx.request as unknown as { file?: DiskFile }).file;
+  try {
+    assertSafeText((ctx.request as unknown as { body?: unknown }).body, 'body');
+  } catch (err) {
+    if (file) await unlink(file.path).catch(() => undefined);
+    throw err;
+  }
   if (!file)
     throw new AppError('ERR_VALIDATION', { fields: [{ path: FILE_FIELD, message: 'Arquivo é obrigatório (.csv ou .xlsx)' }] });
   return { path: file.path, originalName: file.originalname };

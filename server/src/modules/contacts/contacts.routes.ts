@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../../core/app-error';
 import type { AppDeps } from '../../deps';
 import { authOf, type AppContext } from '../../http/context';
-import { intParam, validate } from '../../http/validate';
+import { ECHOED_ROW_FIELDS, intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
 import { ContactExportService, type ExportFile } from './contact-export.service';
 import { registerContactImportJobs } from './contact-import.job';
@@ -26,6 +26,9 @@ import {
 import { ContactsService } from './contacts.service';
 
 const ImportIdParamSchema = z.object({ importId: z.uuid({ error: 'deve ser um id de importação válido' }) });
+
+/** Read-only fields of a ContactDto (and the anchor's contact row) that an editing client sends back. */
+const CONTACT_ECHOED = [...ECHOED_ROW_FIELDS, 'profilePicUrl', 'isGroup', 'pushname', 'isUser', 'isWAContact'];
 
 /**
  * Contacts routes (anchor paths of anchor-routes.tsv): auth -> validate -> handler. The fixed
@@ -109,7 +112,8 @@ export function contactsRoutes(deps: AppDeps): Router {
     ctx.body = await contacts.get(authOf(ctx), intParam(ctx, 'contactId'));
   });
 
-  router.put('/contacts/:contactId', auth, validate(UpdateContactSchema), async (ctx: AppContext) => {
+  // The anchor's contact form sends back the contact it read, read-only fields included.
+  router.put('/contacts/:contactId', auth, validate(UpdateContactSchema, 'body', { echoed: CONTACT_ECHOED }), async (ctx: AppContext) => {
     ctx.body = await contacts.update(authOf(ctx), intParam(ctx, 'contactId'), ctx.input);
   });
 

@@ -34,6 +34,13 @@ import { MessagesService } from './messages.service';
 import { OutboundDelivery, type ChannelAdapterSource } from './outbound-delivery';
 
 type MediaState = { media?: ReceivedMedia[] };
+
+/**
+ * The anchor's composer sends its local message row with the text: `read: 1`, `fromMe: true`,
+ * `mediaUrl: ''` and a client-side `id`. They describe the message it draws, not the send, and
+ * are accepted and ignored.
+ */
+const ANCHOR_SEND_ECHOED = ['read', 'fromMe', 'mediaUrl', 'id'];
 const DELETE_BODY_MAX_BYTES = 16 * 1024;
 
 /**
@@ -152,7 +159,7 @@ export function messagesRoutes(deps: AppDeps): Router {
   router.get('/messages/:ticketId', auth, validate(MessageListQuerySchema, 'query'), async (ctx: AppContext) => {
     ctx.body = await messages.list(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input);
   });
-  router.post('/messages/:ticketId', auth, media, validate(SendMessageSchema), async (ctx: AppContext) => {
+  router.post('/messages/:ticketId', auth, media, validate(SendMessageSchema, 'body', { echoed: ANCHOR_SEND_ECHOED }), async (ctx: AppContext) => {
     reply(ctx, await sender.send(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input, mediaOf(ctx)));
   });
   router.patch('/messages/:id', auth, validate(UpdateMessageSchema), async (ctx: AppContext) => {
@@ -186,7 +193,7 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.status = 201;
     ctx.body = await sender.forward(authOf(ctx), ctx.input);
   });
-  router.post('/noRedis', auth, media, validate(SendNowSchema), async (ctx: AppContext) => {
+  router.post('/noRedis', auth, media, validate(SendNowSchema, 'body', { echoed: ANCHOR_SEND_ECHOED }), async (ctx: AppContext) => {
     const { ticketId, ...input } = ctx.input;
     reply(ctx, await sender.sendNow(authOf(ctx), ticketId, input, mediaOf(ctx)));
   });

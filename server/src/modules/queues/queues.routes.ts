@@ -24,6 +24,8 @@ export function queuesRoutes(deps: AppDeps): Router {
     create: CreateQueueSchema,
     update: UpdateQueueSchema,
     service: queues,
+    // The anchor's queue screen names them `queue` and `isActive`.
+    body: { aliases: { queue: 'name', isActive: 'active' } },
   });
 
   return router;

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import { authOf, type AppContext } from '../../http/context';
 import { optionalFileUpload, uploadedFile } from '../../http/multipart';
-import { intParam, validate } from '../../http/validate';
+import { ECHOED_ROW_FIELDS, intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
 import {
   CreateQuickMessageSchema,
@@ -18,6 +18,9 @@ import { QuickMessagesService } from './quick-messages.service';
  * Writes take JSON or multipart/form-data (file in `medias`):
  * auth -> multipart -> validate(zod) -> handler.
  */
+/** Read-only fields of a quick message that an editing client (the anchor's) sends back. */
+const QUICK_MESSAGE_ECHOED = [...ECHOED_ROW_FIELDS, 'mediaName', 'mediaType', 'mediaUrl'];
+
 export function quickMessagesRoutes(deps: AppDeps): Router {
   const router = new Router();
   const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
@@ -28,12 +31,12 @@ export function quickMessagesRoutes(deps: AppDeps): Router {
     ctx.body = await quickMessages.list(authOf(ctx));
   });
 
-  router.post('/fastreply', auth, upload, validate(CreateQuickMessageSchema), async (ctx: AppContext) => {
+  router.post('/fastreply', auth, upload, validate(CreateQuickMessageSchema, 'body', { echoed: QUICK_MESSAGE_ECHOED }), async (ctx: AppContext) => {
     ctx.status = 201;
     ctx.body = await quickMessages.create(authOf(ctx), ctx.input, uploadedFile(ctx));
   });
 
-  router.put('/fastreply/:fastReplyId', auth, upload, validate(UpdateQuickMessageSchema), async (ctx: AppContext) => {
+  router.put('/fastreply/:fastReplyId', auth, upload, validate(UpdateQuickMessageSchema, 'body', { echoed: QUICK_MESSAGE_ECHOED }), async (ctx: AppContext) => {
     ctx.body = await quickMessages.update(authOf(ctx), intParam(ctx, 'fastReplyId'), ctx.input, uploadedFile(ctx));
   });
 

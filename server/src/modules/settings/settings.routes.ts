@@ -19,7 +19,8 @@ export function settingsRoutes(deps: AppDeps): Router {
     ctx.body = await settings.list(authOf(ctx));
   });
 
-  router.put('/settings/:settingKey', auth, validate(UpdateSettingSchema), async (ctx: AppContext) => {
+  // The anchor sends `{ key, value }`; the key that counts is the one in the path.
+  router.put('/settings/:settingKey', auth, validate(UpdateSettingSchema, 'body', { echoed: ['key'] }), async (ctx: AppContext) => {
     ctx.body = await settings.update(authOf(ctx), ctx.params.settingKey, ctx.input.value);
   });
 

@@ -15,6 +15,8 @@ export function tagsRoutes(deps: AppDeps): Router {
     create: CreateTagSchema,
     update: UpdateTagSchema,
     service: new TagsService(deps),
+    // The anchor's tag screen names them `tag` and `isActive`.
+    body: { aliases: { tag: 'name', isActive: 'active' } },
   });
   return router;
 }

@@ -111,14 +111,15 @@ describe('PUT /tenants/business-hours/', () => {
     expect(bySupervisor.body.businessHours[3].type).toBe('O');
   });
 
-  it("writes only the caller's tenant, whatever tenantId the body carries", async () => {
+  it('refuses a tenantId in the body (an unknown field, 400 naming it) and writes no tenant', async () => {
     const a = await server.createTenantWithUsers();
     const b = await server.createTenantWithUsers();
     const body = customWeek().map((d) => ({ ...d, tenantId: a.tenant.id }));
     const res = await server.request('PUT', '/tenants/business-hours/', { token: b.users.admin.token, body });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toContainEqual({ path: '0.tenantId', message: 'campo desconhecido' });
     expect((await tenantRow(a.tenant.id)).businessHours).toEqual([]);
-    expect((await tenantRow(b.tenant.id)).businessHours).toEqual(customWeek());
+    expect((await tenantRow(b.tenant.id)).businessHours).toEqual([]);
     expect(await lastEvent(server, a.tenant.id, SOCKET_EVENTS.tenantUpdate)).toBeUndefined();
   });
 
@@ -193,7 +194,12 @@ describe('PUT /tenants/message-business-hours/', () => {
       token: b.users.admin.token,
       body: { messageBusinessHours: 'B', tenantId: a.tenant.id },
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toContainEqual({ path: 'tenantId', message: 'campo desconhecido' });
+    expect((await tenantRow(a.tenant.id)).messageBusinessHours).toBeNull();
+    expect((await tenantRow(b.tenant.id)).messageBusinessHours).toBeNull();
+    const own = await server.request('PUT', '/tenants/message-business-hours', { token: b.users.admin.token, body: { messageBusinessHours: 'B' } });
+    expect(own.status).toBe(200);
     expect((await tenantRow(a.tenant.id)).messageBusinessHours).toBeNull();
     expect((await tenantRow(b.tenant.id)).messageBusinessHours).toBe('B');
   });
@@ -277,7 +283,10 @@ describe('PUT /tenants/rating/', () => {
       token: b.users.admin.token,
       body: { enabled: true, message: 'B', tenantId: a.tenant.id },
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toContainEqual({ path: 'tenantId', message: 'campo desconhecido' });
+    const own = await server.request('PUT', '/tenants/rating/', { token: b.users.admin.token, body: { enabled: true, message: 'B' } });
+    expect(own.status).toBe(200);
     expect((await tenantRow(a.tenant.id)).ratingSettings).toEqual({});
     expect((await tenantRow(b.tenant.id)).ratingSettings.message).toBe('B');
   });

@@ -39,7 +39,8 @@ export function ticketsRoutes(deps: AppDeps): Router {
     ctx.body = await tickets.list(authOf(ctx), ctx.input);
   });
 
-  router.post('/tickets', auth, validate(CreateTicketSchema), async (ctx: AppContext) => {
+  // The anchor marks an agent-opened ticket `isActiveDemand: true`; every ticket opened here is one.
+  router.post('/tickets', auth, validate(CreateTicketSchema, 'body', { echoed: ['isActiveDemand'] }), async (ctx: AppContext) => {
     const { ticket, created } = await tickets.create(authOf(ctx), ctx.input);
     ctx.status = created ? 201 : 200;
     ctx.body = ticket;

@@ -48,7 +48,8 @@ export function usersRoutes(deps: AppDeps): Router {
     ctx.body = await users.getProfile(authOf(ctx), intParam(ctx, 'id'));
   });
 
-  router.put('/users/:id', auth, validate(UpdateUserSchema), async (ctx: AppContext) => {
+  // The anchor's user form sends `id` and `tenantId` with the fields it edits.
+  router.put('/users/:id', auth, validate(UpdateUserSchema, 'body', { echoed: ['id', 'tenantId'] }), async (ctx: AppContext) => {
     ctx.body = await users.update(authOf(ctx), intParam(ctx, 'id'), ctx.input);
   });
 

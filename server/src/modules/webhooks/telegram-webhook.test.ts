@@ -54,6 +54,21 @@ async function tenantWithTicket() {
 const reply = (t: { users: { admin: { token: string } }; ticketId: number }, body: string) =>
   server.request('POST', `/messages/${t.ticketId}`, { token: t.users.admin.token, body: { body } });
 
+describe('telegram webhook text the database cannot hold', () => {
+  it('is cleaned, not refused: a NUL or control character in an update is dropped and the message is stored (no retry loop)', async () => {
+    const t = await server.createTenantWithUsers();
+    const channel = await createTelegramChannel(t.users.admin.token);
+    const update = telegramUpdate({ chatId: newTelegramChatId(), firstName: 'Lu\u0000cas', message: { text: 'Oi\u0000 tudo\u0007 bem?\ud800' } });
+    const res = await deliverTelegramUpdate(url(channel.id), update, channel.secret);
+    expect(res.status).toBe(200);
+    const [row] = await server.deps.dataSource.query(
+      `SELECT m.body, c.name FROM messages m JOIN contacts c ON c.id = m."contactId" WHERE m."tenantId" = $1`,
+      [t.tenant.id],
+    );
+    expect(row).toEqual({ body: 'Oi tudo bem?\uFFFD', name: 'Lucas' });
+  });
+});
+
 describe('telegram channels (POST /whatsapp)', () => {
   it("creates a telegram channel: token kept secret, CONNECTED with the bot's username, setWebhook with the secret", async () => {
     const t = await server.createTenantWithUsers();
