@@ -61,7 +61,11 @@ export const resetPasswordSchema = z.preprocess(
   (raw) => {
     if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
       const body = raw as Record<string, unknown>;
-      if (body.password === undefined && body.newPassword !== undefined) return { ...body, password: body.newPassword };
+      if (body.password === undefined && body.newPassword !== undefined) {
+        // Renamed, not copied: the strict body check would name a leftover `newPassword` as unknown.
+        const { newPassword, ...rest } = body;
+        return { ...rest, password: newPassword };
+      }
     }
     return raw;
   },
