@@ -26,10 +26,26 @@ export const CONTACT_ORDER = `ORDER BY lower(c.name), c.id`;
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /**
+ * The searched expressions, textually equal to the trigram indexes of migration
+ * 1763760000000-contact-search (the planner matches index expressions by their text):
+ * name and e-mail without accents in lower case, the number's digits only.
+ */
+export const SEARCH_NAME = `lower(public.immutable_unaccent(c.name))`;
+export const SEARCH_EMAIL = `lower(public.immutable_unaccent(c.email))`;
+export const SEARCH_NUMBER = `regexp_replace(c.number, '\\D', '', 'g')`;
+
+/** A fragment of a phone number as people type it: digits and the usual separators only. */
+const NUMBER_LIKE = /^\+?[\d\s().\-/]+$/;
+
+/**
  * WHERE clause of the list, the count and the export. Starts from the caller's tenant
  * (ARCHITECTURE: Tenancy); every value is a bind parameter appended to `params`.
- * - searchParam (from CONTACT_SEARCH_MIN_CHARS characters): name, e-mail or number contains it,
- *   case-insensitively; a search with digits also matches the number typed with separators.
+ * - searchParam (from CONTACT_SEARCH_MIN_CHARS characters): the name or the e-mail contains it,
+ *   ignoring case and accents ("joao" finds "João"); a fragment of a phone number ("(11) 9876")
+ *   also matches the numbers that contain its digits. The term is folded by the same SQL
+ *   functions as the indexed columns, so both sides always agree. From 3 characters the
+ *   trigram indexes answer; a 2-character fragment has no trigram, and the planner reads the
+ *   tenant's contacts in name order until the page is full (such fragments are common).
  * - tags / wallets: the contact has any of the given tags / responsible users.
  * - kanbanId: the contact is in that kanban column.
  */
@@ -41,10 +57,12 @@ export function contactFilterSql(tenantId: number, filters: ContactFilters, para
   const where = [`c."tenantId" = ${bind(tenantId)}`];
   const term = filters.searchParam?.trim() ?? '';
   if (term.length >= CONTACT_SEARCH_MIN_CHARS) {
-    const like = bind(`%${escapeLike(term)}%`);
-    const matches = [`c.name ILIKE ${like}`, `c.email ILIKE ${like}`, `c.number ILIKE ${like}`];
+    const like = `'%' || lower(public.immutable_unaccent(${bind(escapeLike(term))}::text)) || '%'`;
+    const matches = [`${SEARCH_NAME} LIKE ${like}`, `${SEARCH_EMAIL} LIKE ${like}`];
     const digits = term.replace(/\D/g, '');
-    if (digits.length >= CONTACT_SEARCH_MIN_CHARS && digits !== term) matches.push(`c.number LIKE ${bind(`%${digits}%`)}`);
+    if (NUMBER_LIKE.test(term) && digits.length >= CONTACT_SEARCH_MIN_CHARS) {
+      matches.push(`${SEARCH_NUMBER} LIKE ${bind(`%${digits}%`)}`);
+    }
     where.push(`(${matches.join(' OR ')})`);
   }
   if (filters.tags?.length) {

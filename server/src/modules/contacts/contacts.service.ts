@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
+import { CONTACT_COUNT_EXACT_MAX } from '@shared/limits';
 import type {
   ContactDto,
   ContactEventPayload,
@@ -59,26 +60,40 @@ function duplicateNumberError(err: unknown): unknown {
 export class ContactsService {
   constructor(private readonly deps: ContactsDeps) {}
 
-  /** One query for the page and one for the count, whatever the filters. */
+  /**
+   * The page and the count, each bounded: the page reads one row more than it shows (hasMore),
+   * and the count stops at CONTACT_COUNT_EXACT_MAX + 1 matches; beyond that the count is the
+   * planner's estimate (`countEstimated`), so a broad filter over a million contacts never walks
+   * them all. Both run at once on two pool connections.
+   */
   async list(auth: AuthContext, query: ContactListQuery): Promise<ContactListResponse> {
     authorizeContactAction(auth, 'list');
     const pageParams: unknown[] = [];
     const where = contactFilterSql(auth.tenantId, query, pageParams);
     const offset = (query.pageNumber - 1) * query.pageSize;
-    pageParams.push(query.pageSize, offset);
+    pageParams.push(query.pageSize + 1, offset);
     const countParams: unknown[] = [];
     const countWhere = contactFilterSql(auth.tenantId, query, countParams);
+    countParams.push(CONTACT_COUNT_EXACT_MAX + 1);
+    const db = this.deps.dataSource;
     const [rows, countRows] = await Promise.all([
-      this.deps.dataSource.query(
+      db.query(
         `${CONTACT_SELECT} ${where} ${CONTACT_ORDER} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
         pageParams,
       ) as Promise<ContactRow[]>,
-      this.deps.dataSource.query(`SELECT count(*)::int AS count FROM contacts c ${countWhere}`, countParams) as Promise<
-        { count: number }[]
-      >,
+      db.query(
+        `SELECT count(*)::int AS count FROM (SELECT 1 FROM contacts c ${countWhere} LIMIT $${countParams.length}) m`,
+        countParams,
+      ) as Promise<{ count: number }[]>,
     ]);
-    const count = countRows[0]?.count ?? 0;
-    return { contacts: rows.map(presentContact), count, hasMore: offset + rows.length < count };
+    const hasMore = rows.length > query.pageSize;
+    const contacts = rows.slice(0, query.pageSize).map(presentContact);
+    const exact = countRows[0]?.count ?? 0;
+    if (exact <= CONTACT_COUNT_EXACT_MAX) return { contacts, count: exact, countEstimated: false, hasMore };
+    const estimate = await estimateRows(db, `SELECT 1 FROM contacts c ${countWhere}`, countParams.slice(0, -1));
+    // Never below what is known to exist: the rows counted and the rows up to this page.
+    const count = Math.max(estimate, exact, offset + contacts.length + (hasMore ? 1 : 0));
+    return { contacts, count, countEstimated: true, hasMore };
   }
 
   async get(auth: AuthContext, contactId: number): Promise<ContactDto> {
@@ -292,6 +307,14 @@ export class ContactsService {
     await emit(row.tenantId, SOCKET_EVENTS.contactUpdate, payload);
     return contact;
   }
+}
+
+/** The planner's row estimate for a statement (planning only: nothing is read). */
+async function estimateRows(db: Queryable, sql: string, params: unknown[]): Promise<number> {
+  const rows: { 'QUERY PLAN': unknown }[] = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  return Math.round(plan[0]?.Plan?.['Plan Rows'] ?? 0);
 }
 
 /** One contact by id, any tenant: the caller's policy checks the tenant right after. */
