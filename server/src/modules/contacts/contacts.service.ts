@@ -15,7 +15,7 @@ import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
-import { CONTACT_ORDER, CONTACT_SELECT, contactFilterSql } from './contact-list.query';
+import { CONTACT_COLUMNS, CONTACT_ORDER, CONTACT_SELECT, contactFilterConditions, contactFilterSql } from './contact-list.query';
 import { authorizeContact, authorizeContactAction, type ContactAction } from './contacts.policy';
 import { presentContact, type ContactRow } from './contacts.presenter';
 
@@ -42,6 +42,9 @@ const CONTACT_WRITABLE = [
   'blockChatbot',
 ] as const satisfies readonly (keyof CreateContactInput)[];
 
+/** Rows of the name index a broad filter's page may walk before it sorts the matches instead. */
+const ORDERED_PROBE_ROWS = 20_000;
+
 const UNIQUE_NUMBER_CONSTRAINT = 'contacts_tenant_number_uq';
 
 /** A PostgreSQL error as TypeORM wraps it (QueryFailedError keeps the driver's fields). */
@@ -61,39 +64,94 @@ export class ContactsService {
   constructor(private readonly deps: ContactsDeps) {}
 
   /**
-   * The page and the count, each bounded: the page reads one row more than it shows (hasMore),
-   * and the count stops at CONTACT_COUNT_EXACT_MAX + 1 matches; beyond that the count is the
-   * planner's estimate (`countEstimated`), so a broad filter over a million contacts never walks
-   * them all. Both run at once on two pool connections.
+   * A page in name order and the number of matches, without reading every match of a broad
+   * filter (issue #11, section 6: a tenant may hold a million contacts):
+   * 1. One statement takes up to CONTACT_COUNT_EXACT_MAX + 1 matches (the trigram indexes find
+   *    them), counts them, and sorts them for the page. With fewer matches than that, which is
+   *    what a search usually has, this is the whole answer, and the count is exact.
+   * 2. Beyond, the count is the planner's estimate (`countEstimated`), and the page is read in
+   *    name order from the name index, filtering row by row, which ends quickly when matches
+   *    are this common; but matches may all sort late (a first name), so that read stops after
+   *    ORDERED_PROBE_ROWS rows, and then the matches are all sorted after all.
+   * `hasMore` is always exact: every page reads one row more than it shows.
    */
   async list(auth: AuthContext, query: ContactListQuery): Promise<ContactListResponse> {
     authorizeContactAction(auth, 'list');
-    const pageParams: unknown[] = [];
-    const where = contactFilterSql(auth.tenantId, query, pageParams);
-    const offset = (query.pageNumber - 1) * query.pageSize;
-    pageParams.push(query.pageSize + 1, offset);
-    const countParams: unknown[] = [];
-    const countWhere = contactFilterSql(auth.tenantId, query, countParams);
-    countParams.push(CONTACT_COUNT_EXACT_MAX + 1);
     const db = this.deps.dataSource;
-    const [rows, countRows] = await Promise.all([
-      db.query(
-        `${CONTACT_SELECT} ${where} ${CONTACT_ORDER} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
-        pageParams,
-      ) as Promise<ContactRow[]>,
-      db.query(
+    const offset = (query.pageNumber - 1) * query.pageSize;
+    const want = query.pageSize + 1;
+    const respond = (rows: ContactRow[], count: number, countEstimated: boolean): ContactListResponse => ({
+      contacts: rows.slice(0, query.pageSize).map(presentContact),
+      // Never below what is known to exist (an estimate can be low).
+      count: Math.max(count, offset + Math.min(rows.length, want)),
+      countEstimated,
+      hasMore: rows.length > query.pageSize,
+    });
+
+    const firstParams: unknown[] = [];
+    const where = contactFilterSql(auth.tenantId, query, firstParams);
+    firstParams.push(CONTACT_COUNT_EXACT_MAX + 1, want, offset);
+    const n = firstParams.length;
+    const rows: (ContactRow & { matchCount: number })[] = await db.query(
+      `WITH m AS MATERIALIZED (SELECT c.id, lower(c.name) AS k FROM contacts c ${where} LIMIT $${n - 2}),
+            p AS (SELECT id, k FROM m ORDER BY k, id LIMIT $${n - 1} OFFSET $${n})
+       SELECT ${CONTACT_COLUMNS}, (SELECT count(*)::int FROM m) AS "matchCount"
+         FROM contacts c JOIN p ON p.id = c.id
+        ORDER BY p.k, p.id`,
+      firstParams,
+    );
+    let matches = rows[0]?.matchCount;
+    if (matches === undefined) {
+      // An empty page (no match, or a page past the end): the count alone, bounded the same way.
+      const countParams: unknown[] = [];
+      const countWhere = contactFilterSql(auth.tenantId, query, countParams);
+      countParams.push(CONTACT_COUNT_EXACT_MAX + 1);
+      const [row]: { count: number }[] = await db.query(
         `SELECT count(*)::int AS count FROM (SELECT 1 FROM contacts c ${countWhere} LIMIT $${countParams.length}) m`,
         countParams,
-      ) as Promise<{ count: number }[]>,
+      );
+      matches = row?.count ?? 0;
+    }
+    if (matches <= CONTACT_COUNT_EXACT_MAX) return respond(rows, matches, false);
+
+    const estimateParams: unknown[] = [];
+    const estimateWhere = contactFilterSql(auth.tenantId, query, estimateParams);
+    const [estimate, ordered] = await Promise.all([
+      estimateRows(db, `SELECT 1 FROM contacts c ${estimateWhere}`, estimateParams),
+      this.pageInNameOrder(auth.tenantId, query, want, offset, true),
     ]);
-    const hasMore = rows.length > query.pageSize;
-    const contacts = rows.slice(0, query.pageSize).map(presentContact);
-    const exact = countRows[0]?.count ?? 0;
-    if (exact <= CONTACT_COUNT_EXACT_MAX) return { contacts, count: exact, countEstimated: false, hasMore };
-    const estimate = await estimateRows(db, `SELECT 1 FROM contacts c ${countWhere}`, countParams.slice(0, -1));
-    // Never below what is known to exist: the rows counted and the rows up to this page.
-    const count = Math.max(estimate, exact, offset + contacts.length + (hasMore ? 1 : 0));
-    return { contacts, count, countEstimated: true, hasMore };
+    const page = ordered.length === want ? ordered : await this.pageInNameOrder(auth.tenantId, query, want, offset, false);
+    return respond(page, estimate, true);
+  }
+
+  /**
+   * One page of a broad filter. `probe`: walk the name index, at most ORDERED_PROBE_ROWS rows
+   * (may come back short although more matches exist); otherwise sort every match.
+   */
+  private async pageInNameOrder(
+    tenantId: number,
+    filters: ContactListQuery,
+    want: number,
+    offset: number,
+    probe: boolean,
+  ): Promise<ContactRow[]> {
+    const params: unknown[] = [];
+    const { tenant, rest } = contactFilterConditions(tenantId, filters, params);
+    params.push(want, offset);
+    const [limit, skip] = [`$${params.length - 1}`, `$${params.length}`];
+    const filtered = rest.length ? `WHERE ${rest.join(' AND ')}` : '';
+    // OFFSET 0 keeps the planner from walking the name index for the full sort: it must find
+    // all the matches (the trigram indexes) and sort them.
+    const source = probe
+      ? `(SELECT c.id, c."kanbanId", c."searchText", c."searchDigits", lower(c.name) AS k
+            FROM contacts c WHERE ${tenant} ${CONTACT_ORDER} LIMIT ${ORDERED_PROBE_ROWS}) c ${filtered}`
+      : `(SELECT c.id, lower(c.name) AS k FROM contacts c WHERE ${[tenant, ...rest].join(' AND ')} OFFSET 0) c`;
+    return this.deps.dataSource.query(
+      `SELECT ${CONTACT_COLUMNS}
+         FROM contacts c JOIN (SELECT c.id, c.k FROM ${source} ORDER BY c.k, c.id LIMIT ${limit} OFFSET ${skip}) p ON p.id = c.id
+        ORDER BY p.k, p.id`,
+      params,
+    );
   }
 
   async get(auth: AuthContext, contactId: number): Promise<ContactDto> {
