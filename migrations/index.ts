@@ -5,8 +5,20 @@ import { TicketsMessagesChannels1763740000000 } from './1763740000000-tickets-me
 import { ChannelSessionReason1763741000000 } from './1763741000000-channel-session-reason';
 import { EarlyStatuses1763745000000 } from './1763745000000-early-statuses';
 import { ChannelAuthState1763750000000 } from './1763750000000-channel-auth-state';
+import { ContactSearch1763760000000 } from './1763760000000-contact-search';
 import { PeriodicRuns1763770000000 } from './1763770000000-periodic-runs';
 import { MessageSendClaim1763771000000 } from './1763771000000-message-send-claim';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
-export const migrations = [Foundation1763700000000, CrmBase1763710000000, ContactsImportState1763720000000, TicketsMessagesChannels1763740000000, ChannelSessionReason1763741000000, EarlyStatuses1763745000000, ChannelAuthState1763750000000, PeriodicRuns1763770000000, MessageSendClaim1763771000000];
+export const migrations = [
+  Foundation1763700000000,
+  CrmBase1763710000000,
+  ContactsImportState1763720000000,
+  TicketsMessagesChannels1763740000000,
+  ChannelSessionReason1763741000000,
+  EarlyStatuses1763745000000,
+  ChannelAuthState1763750000000,
+  ContactSearch1763760000000,
+  PeriodicRuns1763770000000,
+  MessageSendClaim1763771000000,
+];

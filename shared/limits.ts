@@ -16,6 +16,8 @@ export const LOADING_OVERLAY_HIDE_MS = 1000;
 export const FORWARD_MAX_MESSAGES = 10;
 export const FORWARD_MAX_CONTACTS = 1;
 export const CONTACT_SEARCH_MIN_CHARS = 2;
+/** The contact list counts its matches exactly up to this many; beyond, the count is estimated. */
+export const CONTACT_COUNT_EXACT_MAX = 2_000;
 export const INTERACTIVE_TEXT_MIN = 1;
 export const INTERACTIVE_TEXT_MAX = 60;
 export const INTERACTIVE_BUTTON_MAX = 20;

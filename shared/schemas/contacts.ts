@@ -263,7 +263,11 @@ export interface ContactDto {
 
 export interface ContactListResponse {
   contacts: ContactDto[];
+  /** Contacts matching the filters: exact up to CONTACT_COUNT_EXACT_MAX, else the planner's estimate. */
   count: number;
+  /** True when `count` is an estimate (more than CONTACT_COUNT_EXACT_MAX matches). */
+  countEstimated: boolean;
+  /** A next page exists (always exact). */
   hasMore: boolean;
 }
 

@@ -29,7 +29,12 @@ const contact = (id: number, patch: Partial<ContactDto> = {}): ContactDto => ({
   ...patch,
 });
 
-const page = (...contacts: ContactDto[]): ContactListResponse => ({ contacts, count: contacts.length, hasMore: false });
+const page = (...contacts: ContactDto[]): ContactListResponse => ({
+  contacts,
+  count: contacts.length,
+  countEstimated: false,
+  hasMore: false,
+});
 const args = (patch: Partial<ContactListArgs> = {}): ContactListArgs => ({ pageNumber: 1, pageSize: 20, ...patch });
 
 describe('planContactPageChange', () => {
@@ -75,6 +80,14 @@ describe('contactMatchesFilters', () => {
     expect(contactMatchesFilters(maria, args({ searchParam: 'loja.com' }))).toBe(true);
     expect(contactMatchesFilters(maria, args({ searchParam: '98765-4321' }))).toBe(true);
     expect(contactMatchesFilters(maria, args({ searchParam: 'pedro' }))).toBe(false);
+    // Accents and case are ignored on both sides, as the server's unaccent index does.
+    const joao = contact(2, { name: 'João Conceição', email: 'joão@loja.com', number: '5521912345678' });
+    expect(contactMatchesFilters(joao, args({ searchParam: 'joao' }))).toBe(true);
+    expect(contactMatchesFilters(joao, args({ searchParam: 'CONCEICAO' }))).toBe(true);
+    expect(contactMatchesFilters(maria, args({ searchParam: 'MARÍA' }))).toBe(true);
+    expect(contactMatchesFilters(joao, args({ searchParam: '(21) 91234' }))).toBe(true);
+    // Digits inside a word are not a phone number.
+    expect(contactMatchesFilters(joao, args({ searchParam: 'ab12' }))).toBe(false);
     // Below 2 characters the server ignores the search.
     expect(contactMatchesFilters(maria, args({ searchParam: 'x' }))).toBe(true);
   });

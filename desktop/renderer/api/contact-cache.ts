@@ -25,6 +25,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isContact = (value: unknown): value is ContactDto =>
   isRecord(value) && typeof value.id === 'number' && typeof value.name === 'string' && Array.isArray(value.tags);
 
+/**
+ * Lower case without accents, like the server's lower(immutable_unaccent(...)) for the letters
+ * people type (unaccent also spells out a few ligatures such as ß and æ; those differ here, and at
+ * worst a page is kept when it should be refetched).
+ */
+const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** A fragment of a phone number as people type it (the server's NUMBER_LIKE). */
+const NUMBER_LIKE = /^\+?[\d\s().\-/]+$/;
+
 /** The server's filter (server/src/modules/contacts/contact-list.query.ts), read in the browser. */
 export function contactMatchesFilters(contact: ContactDto, args: ContactListArgs): boolean {
   if (args.tags?.length && !contact.tags.some((tag) => args.tags!.includes(tag.id))) return false;
@@ -32,13 +42,14 @@ export function contactMatchesFilters(contact: ContactDto, args: ContactListArgs
   if (args.kanbanId && contact.kanbanId !== args.kanbanId) return false;
   const term = args.searchParam?.trim() ?? '';
   if (term.length >= CONTACT_SEARCH_MIN_CHARS) {
-    const needle = term.toLowerCase();
+    const needle = fold(term);
     const digits = term.replace(/\D/g, '');
     const hit =
-      contact.name.toLowerCase().includes(needle) ||
-      (contact.email ?? '').toLowerCase().includes(needle) ||
-      (contact.number ?? '').toLowerCase().includes(needle) ||
-      (digits.length >= CONTACT_SEARCH_MIN_CHARS && (contact.number ?? '').includes(digits));
+      fold(contact.name).includes(needle) ||
+      fold(contact.email ?? '').includes(needle) ||
+      (NUMBER_LIKE.test(term) &&
+        digits.length >= CONTACT_SEARCH_MIN_CHARS &&
+        (contact.number ?? '').replace(/\D/g, '').includes(digits));
     if (!hit) return false;
   }
   return true;

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
@@ -13,10 +15,12 @@ export interface EmbeddedPostgres {
  * server talks the same wire protocol through `pg` as it does to a real PostgreSQL server.
  * PGlite is single-connection: the pool in front of it must hold one connection.
  * `dataDir` undefined means an in-memory database (tests).
+ * The contrib extensions the migrations create (pg_trgm, unaccent: contact search) are loaded
+ * here, so the embedded database runs the same migrations as a PostgreSQL server.
  */
 export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: number } = {}): Promise<EmbeddedPostgres> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const db = await PGlite.create(opts.dataDir ?? 'memory://');
+  const db = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: { pg_trgm, unaccent } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: opts.port ?? 0 });
   await server.start();
   const port = resolvePort(server, opts.port ?? 0);

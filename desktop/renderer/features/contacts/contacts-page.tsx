@@ -195,7 +195,7 @@ export function ContactsPage({ routeId, mode }: ContactsPageProps) {
         </div>
         <div className="crud-footer contacts-pager" data-testid="contacts-pager">
           <span className="crud-muted" data-testid="contacts-range">
-            {t('contacts.range', {
+            {t(page?.countEstimated ? 'contacts.rangeEstimated' : 'contacts.range', {
               first: firstRow.toLocaleString(i18n.language),
               last: lastRow.toLocaleString(i18n.language),
               total: total.toLocaleString(i18n.language),

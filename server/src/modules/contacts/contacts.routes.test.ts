@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACT_COUNT_EXACT_MAX } from '@shared/limits';
 import type { ContactDto, ContactListResponse } from '@shared/schemas/contacts';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 import { createContact, insertKanban, insertTag, insertTicket } from './contacts.test-support';
@@ -245,7 +246,121 @@ describe('GET /contacts', () => {
     const other = await server.request<ContactListResponse>('GET', `/contacts?searchParam=Ana`, { token: b.users.user.token });
     expect(other.body.contacts.map((c) => c.name)).toEqual(['Ana de B']);
     const otherTag = await server.request<ContactListResponse>('GET', `/contacts?tags=${vip}`, { token: b.users.user.token });
-    expect(otherTag.body).toEqual({ contacts: [], count: 0, hasMore: false });
+    expect(otherTag.body).toEqual({ contacts: [], count: 0, countEstimated: false, hasMore: false });
+  });
+
+  it('searches without accents or case on name and e-mail, and by digits on the number', async () => {
+    const { a, b } = await twoTenants();
+    const made: Record<string, number> = {};
+    for (const [name, number, email] of [
+      ['João Conceição', '(11) 98765-4321', 'joao.c@exemplo.com'],
+      ['JOANA PÁDUA', '21 99654-3210', 'padua@exemplo.com'],
+      ['Ângela Lima', '31 97777-1111', 'angela@exemplo.com'],
+      ['Pedro Souza', '41 98765-9999', 'pedro@loja-sao-joao.com.br'],
+      ['Maria 100%', '51 99123-4567', undefined],
+    ] as const) {
+      made[name] = (await createContact(server, a.users.admin.token, { name, number, email })).id;
+    }
+    // Tenant B has a João too (and the same number): never returned to A, and A's never to B.
+    await createContact(server, b.users.admin.token, { name: 'João de B', number: '(11) 98765-4321' });
+    const search = async (q: string, token = a.users.user.token) => {
+      const res = await server.request<ContactListResponse>('GET', `/contacts?searchParam=${encodeURIComponent(q)}`, { token });
+      expect(res.status, q).toBe(200);
+      expect(res.body.countEstimated, q).toBe(false);
+      expect(res.body.count, q).toBe(res.body.contacts.length);
+      return res.body.contacts.map((c) => c.name);
+    };
+    expect(await search('joao')).toEqual(['João Conceição', 'Pedro Souza']); // Pedro by his e-mail
+    expect(await search('JOAO')).toEqual(['João Conceição', 'Pedro Souza']);
+    expect(await search('João')).toEqual(['João Conceição', 'Pedro Souza']);
+    expect(await search('conceicao')).toEqual(['João Conceição']);
+    expect(await search('padua')).toEqual(['JOANA PÁDUA']);
+    expect(await search('ÂNGE')).toEqual(['Ângela Lima']);
+    expect(await search('jo')).toEqual(['JOANA PÁDUA', 'João Conceição', 'Pedro Souza']); // 2 letters: no trigram, same answer
+    expect(await search('são-joão')).toEqual(['Pedro Souza']); // the typed accents fold too
+    expect(await search('C@EXEMPLO')).toEqual(['João Conceição']);
+    // Number fragments, typed with or without formatting, match the digits of the stored number.
+    expect(await search('98765')).toEqual(['João Conceição', 'Pedro Souza']);
+    expect(await search('(11) 98765-43')).toEqual(['João Conceição']);
+    expect(await search('+55 21 9965')).toEqual(['JOANA PÁDUA']);
+    expect(await search('5541')).toEqual(['Pedro Souza']);
+    // Letters with digits are not a phone number; % and _ are literal characters.
+    expect(await search('a98765')).toEqual([]);
+    expect(await search('100%')).toEqual(['Maria 100%']);
+    expect(await search('10_')).toEqual([]);
+    expect(await search('joao', b.users.user.token)).toEqual(['João de B']);
+    expect(await search('98765-4321', b.users.user.token)).toEqual(['João de B']);
+  });
+
+  it('pages a search in a stable order, counts exactly up to the limit and estimates beyond, in every page', async () => {
+    const { a, b } = await twoTenants();
+    // Equal names: the id breaks the tie, so pages neither repeat nor skip a contact.
+    for (let i = 0; i < 7; i++)
+      await createContact(server, a.users.admin.token, { name: 'Zé Igual', number: `11 97000-000${i}` });
+    const seen: number[] = [];
+    for (let pageNumber = 1; pageNumber <= 3; pageNumber++) {
+      const res = await server.request<ContactListResponse>(
+        'GET',
+        `/contacts?searchParam=ze%20ig&pageSize=3&pageNumber=${pageNumber}`,
+        {
+          token: a.users.user.token,
+        },
+      );
+      expect(res.body).toMatchObject({ count: 7, countEstimated: false, hasMore: pageNumber < 3 });
+      seen.push(...res.body.contacts.map((c) => c.id));
+    }
+    expect(seen).toHaveLength(7);
+    expect([...seen].sort((x, y) => x - y)).toEqual(seen);
+
+    // More matches than CONTACT_COUNT_EXACT_MAX: the count is the planner's estimate, marked so.
+    const many = CONTACT_COUNT_EXACT_MAX + 50;
+    await server.deps.dataSource.query(
+      `INSERT INTO contacts ("tenantId", name, number)
+       SELECT $1::int, 'Multidão ' || lpad(g::text, 6, '0'), (5511930000000 + g)::text FROM generate_series(1, $2::int) g`,
+      [a.tenant.id, many],
+    );
+    await server.deps.dataSource.query(`ANALYZE contacts`);
+    const broad = await server.request<ContactListResponse>('GET', '/contacts?searchParam=multidao&pageSize=5&pageNumber=2', {
+      token: a.users.user.token,
+    });
+    expect(broad.status).toBe(200);
+    expect(broad.body.countEstimated).toBe(true);
+    expect(broad.body.count).toBeGreaterThan(CONTACT_COUNT_EXACT_MAX);
+    expect(broad.body.hasMore).toBe(true);
+    expect(broad.body.contacts.map((c) => c.name)).toEqual(
+      ['000006', '000007', '000008', '000009', '000010'].map((n) => `Multidão ${n}`),
+    );
+    // The last page of a broad search: hasMore false, the count at least what precedes it.
+    const lastPage = await server.request<ContactListResponse>(
+      'GET',
+      `/contacts?searchParam=multidao&pageSize=20&pageNumber=${Math.ceil(many / 20)}`,
+      { token: a.users.user.token },
+    );
+    expect(lastPage.body.contacts.map((c) => c.name)).toEqual(
+      Array.from({ length: many % 20 || 20 }, (_, i) => `Multidão ${String(many - (many % 20 || 20) + i + 1).padStart(6, '0')}`),
+    );
+    expect(lastPage.body.hasMore).toBe(false);
+    expect(lastPage.body.count).toBeGreaterThanOrEqual(many);
+    // Broad matches that all sort after many other contacts: the walk in name order gives up and
+    // the matches are sorted instead, with the same answer.
+    await server.deps.dataSource.query(
+      `INSERT INTO contacts ("tenantId", name, number)
+       SELECT $1::int, 'Abelha ' || lpad(g::text, 6, '0'), (5511940000000 + g)::text FROM generate_series(1, 20001) g`,
+      [a.tenant.id],
+    );
+    await server.deps.dataSource.query(`ANALYZE contacts`);
+    const late = await server.request<ContactListResponse>('GET', '/contacts?searchParam=multidao&pageSize=3', {
+      token: a.users.user.token,
+    });
+    expect(late.body).toMatchObject({ countEstimated: true, hasMore: true });
+    expect(late.body.contacts.map((c) => c.name)).toEqual(['000001', '000002', '000003'].map((n) => `Multidão ${n}`));
+    const narrow = await server.request<ContactListResponse>('GET', '/contacts?searchParam=multidao%20001234', {
+      token: a.users.user.token,
+    });
+    expect(narrow.body).toMatchObject({ count: 1, countEstimated: false, hasMore: false });
+    expect(
+      (await server.request<ContactListResponse>('GET', '/contacts?searchParam=multidao', { token: b.users.user.token })).body,
+    ).toEqual({ contacts: [], count: 0, countEstimated: false, hasMore: false });
   });
 
   it('answers 400 naming the query field, and 401 without a token', async () => {

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
+import { CONTACT_COUNT_EXACT_MAX } from '@shared/limits';
 import type {
   ContactDto,
   ContactEventPayload,
@@ -14,7 +15,7 @@ import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
-import { CONTACT_ORDER, CONTACT_SELECT, contactFilterSql } from './contact-list.query';
+import { CONTACT_COLUMNS, CONTACT_ORDER, CONTACT_SELECT, contactFilterConditions, contactFilterSql } from './contact-list.query';
 import { authorizeContact, authorizeContactAction, type ContactAction } from './contacts.policy';
 import { presentContact, type ContactRow } from './contacts.presenter';
 
@@ -41,6 +42,9 @@ const CONTACT_WRITABLE = [
   'blockChatbot',
 ] as const satisfies readonly (keyof CreateContactInput)[];
 
+/** Rows of the name index a broad filter's page may walk before it sorts the matches instead. */
+const ORDERED_PROBE_ROWS = 20_000;
+
 const UNIQUE_NUMBER_CONSTRAINT = 'contacts_tenant_number_uq';
 
 /** A PostgreSQL error as TypeORM wraps it (QueryFailedError keeps the driver's fields). */
@@ -59,26 +63,95 @@ function duplicateNumberError(err: unknown): unknown {
 export class ContactsService {
   constructor(private readonly deps: ContactsDeps) {}
 
-  /** One query for the page and one for the count, whatever the filters. */
+  /**
+   * A page in name order and the number of matches, without reading every match of a broad
+   * filter (issue #11, section 6: a tenant may hold a million contacts):
+   * 1. One statement takes up to CONTACT_COUNT_EXACT_MAX + 1 matches (the trigram indexes find
+   *    them), counts them, and sorts them for the page. With fewer matches than that, which is
+   *    what a search usually has, this is the whole answer, and the count is exact.
+   * 2. Beyond, the count is the planner's estimate (`countEstimated`), and the page is read in
+   *    name order from the name index, filtering row by row, which ends quickly when matches
+   *    are this common; but matches may all sort late (a first name), so that read stops after
+   *    ORDERED_PROBE_ROWS rows, and then the matches are all sorted after all.
+   * `hasMore` is always exact: every page reads one row more than it shows.
+   */
   async list(auth: AuthContext, query: ContactListQuery): Promise<ContactListResponse> {
     authorizeContactAction(auth, 'list');
-    const pageParams: unknown[] = [];
-    const where = contactFilterSql(auth.tenantId, query, pageParams);
+    const db = this.deps.dataSource;
     const offset = (query.pageNumber - 1) * query.pageSize;
-    pageParams.push(query.pageSize, offset);
-    const countParams: unknown[] = [];
-    const countWhere = contactFilterSql(auth.tenantId, query, countParams);
-    const [rows, countRows] = await Promise.all([
-      this.deps.dataSource.query(
-        `${CONTACT_SELECT} ${where} ${CONTACT_ORDER} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
-        pageParams,
-      ) as Promise<ContactRow[]>,
-      this.deps.dataSource.query(`SELECT count(*)::int AS count FROM contacts c ${countWhere}`, countParams) as Promise<
-        { count: number }[]
-      >,
+    const want = query.pageSize + 1;
+    const respond = (rows: ContactRow[], count: number, countEstimated: boolean): ContactListResponse => ({
+      contacts: rows.slice(0, query.pageSize).map(presentContact),
+      // Never below what is known to exist (an estimate can be low).
+      count: Math.max(count, offset + Math.min(rows.length, want)),
+      countEstimated,
+      hasMore: rows.length > query.pageSize,
+    });
+
+    const firstParams: unknown[] = [];
+    const where = contactFilterSql(auth.tenantId, query, firstParams);
+    firstParams.push(CONTACT_COUNT_EXACT_MAX + 1, want, offset);
+    const n = firstParams.length;
+    const rows: (ContactRow & { matchCount: number })[] = await db.query(
+      `WITH m AS MATERIALIZED (SELECT c.id, lower(c.name) AS k FROM contacts c ${where} LIMIT $${n - 2}),
+            p AS (SELECT id, k FROM m ORDER BY k, id LIMIT $${n - 1} OFFSET $${n})
+       SELECT ${CONTACT_COLUMNS}, (SELECT count(*)::int FROM m) AS "matchCount"
+         FROM contacts c JOIN p ON p.id = c.id
+        ORDER BY p.k, p.id`,
+      firstParams,
+    );
+    let matches = rows[0]?.matchCount;
+    if (matches === undefined) {
+      // An empty page (no match, or a page past the end): the count alone, bounded the same way.
+      const countParams: unknown[] = [];
+      const countWhere = contactFilterSql(auth.tenantId, query, countParams);
+      countParams.push(CONTACT_COUNT_EXACT_MAX + 1);
+      const [row]: { count: number }[] = await db.query(
+        `SELECT count(*)::int AS count FROM (SELECT 1 FROM contacts c ${countWhere} LIMIT $${countParams.length}) m`,
+        countParams,
+      );
+      matches = row?.count ?? 0;
+    }
+    if (matches <= CONTACT_COUNT_EXACT_MAX) return respond(rows, matches, false);
+
+    const estimateParams: unknown[] = [];
+    const estimateWhere = contactFilterSql(auth.tenantId, query, estimateParams);
+    const [estimate, ordered] = await Promise.all([
+      estimateRows(db, `SELECT 1 FROM contacts c ${estimateWhere}`, estimateParams),
+      this.pageInNameOrder(auth.tenantId, query, want, offset, true),
     ]);
-    const count = countRows[0]?.count ?? 0;
-    return { contacts: rows.map(presentContact), count, hasMore: offset + rows.length < count };
+    const page = ordered.length === want ? ordered : await this.pageInNameOrder(auth.tenantId, query, want, offset, false);
+    return respond(page, estimate, true);
+  }
+
+  /**
+   * One page of a broad filter. `probe`: walk the name index, at most ORDERED_PROBE_ROWS rows
+   * (may come back short although more matches exist); otherwise sort every match.
+   */
+  private async pageInNameOrder(
+    tenantId: number,
+    filters: ContactListQuery,
+    want: number,
+    offset: number,
+    probe: boolean,
+  ): Promise<ContactRow[]> {
+    const params: unknown[] = [];
+    const { tenant, rest } = contactFilterConditions(tenantId, filters, params);
+    params.push(want, offset);
+    const [limit, skip] = [`$${params.length - 1}`, `$${params.length}`];
+    const filtered = rest.length ? `WHERE ${rest.join(' AND ')}` : '';
+    // OFFSET 0 keeps the planner from walking the name index for the full sort: it must find
+    // all the matches (the trigram indexes) and sort them.
+    const source = probe
+      ? `(SELECT c.id, c."kanbanId", c."searchText", c."searchDigits", lower(c.name) AS k
+            FROM contacts c WHERE ${tenant} ${CONTACT_ORDER} LIMIT ${ORDERED_PROBE_ROWS}) c ${filtered}`
+      : `(SELECT c.id, lower(c.name) AS k FROM contacts c WHERE ${[tenant, ...rest].join(' AND ')} OFFSET 0) c`;
+    return this.deps.dataSource.query(
+      `SELECT ${CONTACT_COLUMNS}
+         FROM contacts c JOIN (SELECT c.id, c.k FROM ${source} ORDER BY c.k, c.id LIMIT ${limit} OFFSET ${skip}) p ON p.id = c.id
+        ORDER BY p.k, p.id`,
+      params,
+    );
   }
 
   async get(auth: AuthContext, contactId: number): Promise<ContactDto> {
@@ -292,6 +365,14 @@ export class ContactsService {
     await emit(row.tenantId, SOCKET_EVENTS.contactUpdate, payload);
     return contact;
   }
+}
+
+/** The planner's row estimate for a statement (planning only: nothing is read). */
+async function estimateRows(db: Queryable, sql: string, params: unknown[]): Promise<number> {
+  const rows: { 'QUERY PLAN': unknown }[] = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  return Math.round(plan[0]?.Plan?.['Plan Rows'] ?? 0);
 }
 
 /** One contact by id, any tenant: the caller's policy checks the tenant right after. */
