@@ -48,9 +48,9 @@ describe('periodic tasks', () => {
     b.start();
     await sleep(2600);
     await Promise.all([a.stop(), b.stop()]);
-    // One run at start, then one per 400 ms: about 6 in 2.6 s; two processes each running
-    // its own timer would give about 12.
-    expect(runs).toBeGreaterThanOrEqual(4);
+    // About one run per 400-450 ms between them (5-6 in 2.6 s, fewer on a loaded machine); two
+    // processes each running its own timer would give about 12.
+    expect(runs).toBeGreaterThanOrEqual(2);
     expect(runs).toBeLessThanOrEqual(8);
     expect(overlap).toBe(0);
   });

@@ -121,7 +121,9 @@ export class ContactsService {
       this.pageInNameOrder(auth.tenantId, query, want, offset, true),
     ]);
     const page = ordered.length === want ? ordered : await this.pageInNameOrder(auth.tenantId, query, want, offset, false);
-    return respond(page, estimate, true);
+    // The planner's guess can fall below what is already known: more than the exact limit, and
+    // at least every row up to this page.
+    return respond(page, Math.max(estimate, matches, offset + page.length), true);
   }
 
   /**
