@@ -18,6 +18,12 @@ export const FORWARD_MAX_CONTACTS = 1;
 export const CONTACT_SEARCH_MIN_CHARS = 2;
 /** The contact list counts its matches exactly up to this many; beyond, the count is estimated. */
 export const CONTACT_COUNT_EXACT_MAX = 2_000;
+/**
+ * Without a text search the tenant's index counts cheaply (no trigram match per row): the count
+ * stays exact up to this many contacts, so the list right after an import shows the real total
+ * (the planner's estimate lags until the table is analysed).
+ */
+export const CONTACT_COUNT_EXACT_MAX_UNSEARCHED = 200_000;
 export const INTERACTIVE_TEXT_MIN = 1;
 export const INTERACTIVE_TEXT_MAX = 60;
 export const INTERACTIVE_BUTTON_MAX = 20;

@@ -32,6 +32,7 @@ import { hashPassword } from '../../server/src/core/passwords';
 import { CONTACT_ORDER, CONTACT_SELECT } from '../../server/src/modules/contacts/contact-list.query';
 import { ContactsService } from '../../server/src/modules/contacts/contacts.service';
 import { startServer } from '../../server/src/server';
+import { loginBody } from '../helpers/captcha';
 import { createBenchDatabase, latencyStats } from './support/bench-support';
 
 const BIG = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 1_000_000;
@@ -340,7 +341,7 @@ async function main() {
       const res = await fetch(`${server.url}/auth/login/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: big.email, password }),
+        body: JSON.stringify(await loginBody(server.url, { email: big.email, password })),
       });
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
       return (await res.json()) as { token: string; userId: number; profile: 'admin' };

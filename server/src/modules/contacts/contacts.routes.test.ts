@@ -330,6 +330,11 @@ describe('GET /contacts', () => {
     expect(broad.body.contacts.map((c) => c.name)).toEqual(
       ['000006', '000007', '000008', '000009', '000010'].map((n) => `Multidão ${n}`),
     );
+    // Without a search the count stays exact well beyond that limit (what an import just added shows).
+    const all = await server.request<ContactListResponse>('GET', '/contacts?pageSize=5', { token: a.users.admin.token });
+    const [{ n }] = await server.deps.dataSource.query(`SELECT count(*)::int AS n FROM contacts WHERE "tenantId" = $1`, [a.tenant.id]);
+    expect(n).toBeGreaterThan(CONTACT_COUNT_EXACT_MAX);
+    expect(all.body).toMatchObject({ count: n, countEstimated: false, hasMore: true });
     // The last page of a broad search: hasMore false, the count at least what precedes it.
     const lastPage = await server.request<ContactListResponse>(
       'GET',

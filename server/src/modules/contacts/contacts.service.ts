@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
-import { CONTACT_COUNT_EXACT_MAX } from '@shared/limits';
+import { CONTACT_COUNT_EXACT_MAX, CONTACT_COUNT_EXACT_MAX_UNSEARCHED } from '@shared/limits';
 import type {
   ContactDto,
   ContactEventPayload,
@@ -116,11 +116,22 @@ export class ContactsService {
 
     const estimateParams: unknown[] = [];
     const estimateWhere = contactFilterSql(auth.tenantId, query, estimateParams);
-    const [estimate, ordered] = await Promise.all([
+    const searched = Boolean(query.searchParam?.trim());
+    const exactParams = [...estimateParams, CONTACT_COUNT_EXACT_MAX_UNSEARCHED + 1];
+    const [estimate, exact, ordered] = await Promise.all([
       estimateRows(db, `SELECT 1 FROM contacts c ${estimateWhere}`, estimateParams),
+      searched
+        ? Promise.resolve(undefined)
+        : db
+            .query(
+              `SELECT count(*)::int AS count FROM (SELECT 1 FROM contacts c ${estimateWhere} LIMIT $${exactParams.length}) m`,
+              exactParams,
+            )
+            .then((r: { count: number }[]) => r[0]?.count ?? 0),
       this.pageInNameOrder(auth.tenantId, query, want, offset, true),
     ]);
     const page = ordered.length === want ? ordered : await this.pageInNameOrder(auth.tenantId, query, want, offset, false);
+    if (exact !== undefined && exact <= CONTACT_COUNT_EXACT_MAX_UNSEARCHED) return respond(page, exact, false);
     // The planner's guess can fall below what is already known: more than the exact limit, and
     // at least every row up to this page.
     return respond(page, Math.max(estimate, matches, offset + page.length), true);
