@@ -121,7 +121,7 @@ test.describe('channels screen (signed in as admin)', () => {
     // getMe + setWebhook in the background; the card follows the session live.
     const created = card(page, name);
     await expect(created).toBeVisible();
-    await expect(created).toHaveAttribute('data-status', 'CONNECTED', { timeout: 20_000 });
+    await expect(created).toHaveAttribute('data-status', 'CONNECTED', { timeout: 40_000 });
     await expect(created.getByTestId('channel-status')).toHaveText('Conectado');
     await expect(created.getByTestId('channel-number')).toHaveText(fake.username);
     await expect(created.getByTestId('channel-type-label')).toHaveText('Telegram');
