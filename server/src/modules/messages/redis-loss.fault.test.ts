@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
+import { freePort } from '../../../../tests/helpers/free-port';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 import { createMessagingTenant, isolatedDatabase, sentTo, waitFor, type IsolatedDatabase } from './messages.test-support';
 
@@ -12,17 +12,6 @@ import { createMessagingTenant, isolatedDatabase, sentTo, waitFor, type Isolated
  * runs through PostgreSQL) and by the jobs again once Redis is back.
  */
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 class DisposableRedis {
   private proc?: ChildProcess;

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UNCONFIRMED_SEND_MESSAGE, type MessageDto } from '@shared/schemas/messages';
 import { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
+import { freePort } from '../../../../tests/helpers/free-port';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 import { createMessagingTenant, isolatedDatabase, messageRow, sentTo, waitFor, type IsolatedDatabase } from './messages.test-support';
 import { OUTBOUND_SWEEP_JOB } from './outbound-delivery';
@@ -17,17 +17,6 @@ import { OUTBOUND_SWEEP_JOB } from './outbound-delivery';
  * agent's retry sends it again. Needs a PostgreSQL server both processes share.
  */
 const sharedDatabase = Boolean(inject('testDatabaseUrl'));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(!sharedDatabase)(
   sharedDatabase ? 'a worker killed in the middle of a send' : 'a worker killed in the middle of a send (skipped: needs DATABASE_URL, a PostgreSQL two processes share)',
