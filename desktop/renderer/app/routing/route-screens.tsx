@@ -9,6 +9,7 @@ import { LanesPage } from '../../features/kanban/lanes-page';
 import { TagsBoardPage } from '../../features/kanban/tags-board-page';
 import { QueuesPage } from '../../features/queues/queues-page';
 import { QuickMessagesPage } from '../../features/quick-messages/quick-messages-page';
+import { REPORT_SCREENS } from '../../features/reports/report-routes';
 import { GeneralSettingsPage } from '../../features/settings/general-settings-page';
 import { TagsPage } from '../../features/tags/tags-page';
 import { TeamsPage } from '../../features/teams/teams-page';
@@ -38,4 +39,5 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
+  ...REPORT_SCREENS,
 };

@@ -1,0 +1,14 @@
+import { REPORT_IDS } from '@shared/schemas/reports';
+import type { ReactElement } from 'react';
+import { ReportPage } from './report-page';
+import { ReportsIndexPage } from './reports-index-page';
+
+/**
+ * The screens of `/relatorios` and its seven children (route ids of the route table), for the
+ * router's screen map. Each report keys its screen by id, so moving from one report to another
+ * starts a fresh form.
+ */
+export const REPORT_SCREENS: Record<string, () => ReactElement> = {
+  relatorios: () => <ReportsIndexPage />,
+  ...Object.fromEntries(REPORT_IDS.map((id) => [`relatorios/${id}`, () => <ReportPage key={id} reportId={id} />])),
+};
