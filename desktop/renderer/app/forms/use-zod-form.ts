@@ -22,21 +22,25 @@ export type ZodFormOptions<TValues extends FieldValues, TParsed> = Omit<
 const resolverFor = <TValues extends FieldValues, TParsed>(schema: z.ZodType<TParsed, unknown>) =>
   zodResolver(schema as never) as unknown as Resolver<TValues, unknown, TParsed>;
 
+/** Everything but the resolver: checked on submit first, then again as the user corrects a field. */
+const formBehaviour = <TValues extends FieldValues, TParsed>(
+  defaultValues: TValues,
+  options: ZodFormOptions<TValues, TParsed>,
+): UseFormProps<TValues, unknown, TParsed> => ({
+  mode: 'onSubmit',
+  reValidateMode: 'onChange',
+  shouldFocusError: true,
+  ...options,
+  defaultValues: defaultValues as UseFormProps<TValues, unknown, TParsed>['defaultValues'],
+});
+
 /** The useForm options of a schema-validated form (also what the tests build a form control from). */
 export function zodFormOptions<TValues extends FieldValues, TParsed>(
   schema: z.ZodType<TParsed, unknown>,
   defaultValues: TValues,
   options: ZodFormOptions<TValues, TParsed> = {},
 ): UseFormProps<TValues, unknown, TParsed> {
-  return {
-    // Checked on submit first, then again as the user corrects a field.
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
-    shouldFocusError: true,
-    ...options,
-    defaultValues: defaultValues as UseFormProps<TValues, unknown, TParsed>['defaultValues'],
-    resolver: resolverFor<TValues, TParsed>(schema),
-  };
+  return { ...formBehaviour(defaultValues, options), resolver: resolverFor<TValues, TParsed>(schema) };
 }
 
 /**
@@ -52,5 +56,5 @@ export function useZodForm<TValues extends FieldValues, TParsed>(
   // Rebuilt only when the schema changes (one report screen serves several schemas); useForm
   // reads defaultValues once.
   const resolver = useMemo(() => resolverFor<TValues, TParsed>(schema), [schema]);
-  return useForm<TValues, unknown, TParsed>({ ...zodFormOptions(schema, defaultValues, options), resolver });
+  return useForm<TValues, unknown, TParsed>({ ...formBehaviour(defaultValues, options), resolver });
 }

@@ -44,7 +44,8 @@ export function ReportPage({ reportId }: { reportId: ReportId }) {
   const fields = useMemo(() => filterFieldsOf(reportId), [reportId]);
   const required = useMemo(() => requiredFieldsOf(reportId), [reportId]);
   const schema = useMemo(() => reportFormSchema(reportId), [reportId]);
-  const form = useZodForm<ReportFormValues, Record<string, unknown>>(schema, reportFormDefaults(reportId));
+  const defaults = useMemo(() => reportFormDefaults(reportId), [reportId]);
+  const form = useZodForm<ReportFormValues, Record<string, unknown>>(schema, defaults);
 
   const [applied, setApplied] = useState<ReportFilterValues | null>(null);
   const [pageNumber, setPageNumber] = useState(1);
