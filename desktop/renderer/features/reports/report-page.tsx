@@ -25,6 +25,7 @@ import {
   type ReportFormValues,
 } from './report-catalog';
 import { ReportFilterForm } from './report-filter-form';
+import { useTenantTimeZone } from './use-tenant-time-zone';
 import '../../app/crud/crud.css';
 import './reports.css';
 
@@ -53,6 +54,7 @@ export function ReportPage({ reportId }: { reportId: ReportId }) {
   const report = useGetReportQuery(applied ? { reportId, filters: applied, pageNumber, pageSize } : skipToken);
   const [exportReport] = useExportReportMutation();
   const [exporting, setExporting] = useState<ReportExportFormat | null>(null);
+  const timeZone = useTenantTimeZone();
 
   const generate = form.handleSubmit((filters) => {
     const again = applied !== null && JSON.stringify(applied) === JSON.stringify(filters) && pageNumber === 1;
@@ -119,6 +121,7 @@ export function ReportPage({ reportId }: { reportId: ReportId }) {
         }}
         pageSizeOptions={PAGE_SIZES}
         empty={{ icon: 'search', title: t('reports.emptyTitle'), description: t('reports.emptyHelp') }}
+        timeZone={timeZone}
         testId="report-table"
       />
     );
