@@ -38,6 +38,8 @@ test.describe('reports (signed in as admin)', () => {
   const run = suffix();
   const queueName = `Relatórios E2E ${run}`;
   const contactNames = [1, 2, 3].map((n) => `Cliente Relatório ${run} ${n}`);
+  const tagName = `Relatório Paginado ${run}`;
+  const pagedNames = Array.from({ length: 27 }, (_, i) => `Contato Paginado ${run} ${String(i + 1).padStart(2, '0')}`);
   let channelId: number | null = null;
   let createdChannel = false;
 
@@ -67,6 +69,14 @@ test.describe('reports (signed in as admin)', () => {
         status: 'open',
       });
       expect(ticket.status, JSON.stringify(ticket.body)).toBeLessThan(300);
+    }
+    // 27 contacts with a tag of their own: two pages of 25.
+    const tag = await api(page, 'POST', '/tags', { name: tagName, color: '#9c36b5' });
+    expect(tag.status, JSON.stringify(tag.body)).toBe(201);
+    for (const name of pagedNames) {
+      const contact = await api(page, 'POST', '/contacts', { name, number: phone() });
+      expect(contact.status, JSON.stringify(contact.body)).toBeLessThan(300);
+      expect((await api(page, 'PUT', `/contact-tags/${contact.body.id}`, { tags: [tag.body.id] })).status).toBeLessThan(300);
     }
     await context.close();
   });
@@ -152,6 +162,42 @@ test.describe('reports (signed in as admin)', () => {
     const csv = readFileSync((await (await csvDownload).path())!, 'utf8');
     expect(csv.length).toBeGreaterThan(0);
     for (const name of contactNames) expect(csv).toContain(name);
+  });
+
+  test('a contact report: refused without a tag, then paged with the page size chosen, and exported to PDF', async ({ page }) => {
+    await page.goto('/#/relatorios/contatos-por-etiquetas');
+    const screen = page.getByTestId('page-relatorios-contatos-por-etiquetas');
+    await screen.getByTestId('report-generate').click();
+    await expect(screen.getByTestId('report-tagsIds-error')).toHaveText('Selecione ao menos uma etiqueta');
+
+    await screen.getByTestId('report-tagsIds').click();
+    await page.getByTestId('report-tagsIds-options').getByText(tagName, { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await screen.getByTestId('report-generate').click();
+    const rows = screen.getByTestId('report-table-row');
+    await expect(screen.getByTestId('report-table-range')).toHaveText('1–27 de 27');
+    await expect(rows).toHaveCount(27);
+    await expect(screen.getByTestId('report-table-totals')).toBeVisible();
+
+    await screen.getByTestId('report-table-page-size').selectOption('25');
+    await expect(screen.getByTestId('report-table-range')).toHaveText('1–25 de 27');
+    await expect(rows).toHaveCount(25);
+    await expect(screen.getByTestId('report-table-page')).toHaveText('Página 1 de 2');
+    await screen.getByTestId('report-table-next').click();
+    await expect(screen.getByTestId('report-table-range')).toHaveText('26–27 de 27');
+    await expect(rows).toHaveCount(2);
+    for (const name of pagedNames.slice(25)) await expect(rows.filter({ hasText: name })).toHaveCount(1);
+    await expect(screen.getByTestId('report-table-next')).toBeDisabled();
+    await screen.getByTestId('report-table-previous').click();
+    await expect(rows).toHaveCount(25);
+    await expect(rows.first()).toContainText(pagedNames[0]);
+
+    // The PDF holds every row, not only the page shown.
+    const download = page.waitForEvent('download');
+    await screen.getByTestId('report-export-pdf').click();
+    const pdf = readFileSync((await (await download).path())!);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.length).toBeGreaterThan(1000);
   });
 });
 
