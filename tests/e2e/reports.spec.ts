@@ -44,6 +44,8 @@ test.describe('reports (signed in as admin)', () => {
   let createdChannel = false;
 
   test.beforeAll(async ({ browser }) => {
+    // About sixty calls: slow on a loaded machine.
+    test.setTimeout(180_000);
     const context = await browser.newContext({ storageState: storageStatePath('admin') });
     const page = await context.newPage();
     await page.goto('/#/home');
