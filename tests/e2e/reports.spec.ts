@@ -21,6 +21,17 @@ const suffix = () => Math.random().toString(36).slice(2, 8);
 /** A mobile number of São Paulo (DDD 11) nobody else uses. */
 const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
+/**
+ * Opens a report and waits for its form: the screen's code arrives on its first visit, which
+ * takes seconds on a loaded machine.
+ */
+async function openReport(page: Page, id: string) {
+  await page.goto(`/#/relatorios/${id}`);
+  const screen = page.getByTestId(`page-relatorios-${id}`);
+  await expect(screen.getByTestId('report-idle')).toBeVisible({ timeout: 30_000 });
+  return screen;
+}
+
 const REPORT_LINKS = [
   'estatisticas-atendimentos-usuarios',
   'lista-contatos',
@@ -94,20 +105,18 @@ test.describe('reports (signed in as admin)', () => {
 
   test('the index lists the seven reports and leads to each', async ({ page }) => {
     await page.goto('/#/relatorios');
-    await expect(page.getByTestId('page-relatorios')).toBeVisible();
+    await expect(page.getByTestId('page-relatorios')).toBeVisible({ timeout: 30_000 });
     for (const id of REPORT_LINKS) await expect(page.getByTestId(`report-link-${id}`)).toBeVisible();
     await expect(page.getByTestId('report-link-contatos-por-estado')).toContainText('Contatos por estado');
     await page.getByTestId('report-link-contatos-por-estado').click();
-    await expect(page.getByTestId('page-relatorios-contatos-por-estado')).toBeVisible();
+    await expect(page.getByTestId('page-relatorios-contatos-por-estado')).toBeVisible({ timeout: 30_000 });
     expect(hashPath(page)).toBe('/relatorios/contatos-por-estado');
     await page.getByTestId('report-back').click();
     await expect(page.getByTestId('page-relatorios')).toBeVisible();
   });
 
   test('a ticket report: refused without a queue and with a wrong day, then generated and exported', async ({ page }) => {
-    await page.goto('/#/relatorios/atendimentos-por-parametros');
-    const screen = page.getByTestId('page-relatorios-atendimentos-por-parametros');
-    await expect(screen.getByTestId('report-idle')).toBeVisible();
+    const screen = await openReport(page, 'atendimentos-por-parametros');
 
     // The schema's messages, before anything is asked of the server.
     const asked: string[] = [];
@@ -167,8 +176,7 @@ test.describe('reports (signed in as admin)', () => {
   });
 
   test('a contact report: refused without a tag, then paged with the page size chosen, and exported to PDF', async ({ page }) => {
-    await page.goto('/#/relatorios/contatos-por-etiquetas');
-    const screen = page.getByTestId('page-relatorios-contatos-por-etiquetas');
+    const screen = await openReport(page, 'contatos-por-etiquetas');
     await screen.getByTestId('report-generate').click();
     await expect(screen.getByTestId('report-tagsIds-error')).toHaveText('Selecione ao menos uma etiqueta');
 
