@@ -81,6 +81,10 @@ describe('DataTable', () => {
     ]);
     const totals = /data-testid="t-totals">([\s\S]*?)<\/tr>/.exec(html)![1];
     expect([...totals.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1])).toEqual(['Total', '1.241', '01:02:05', '', '']);
+    // Totals the server labels itself get no second label.
+    const named = render(<DataTable {...props({ totals: { tickets: '2 usuários', firstResponse: 3725 } })} />);
+    const namedTotals = /data-testid="t-totals">([\s\S]*?)<\/tr>/.exec(named)![1];
+    expect([...namedTotals.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1])).toEqual(['', '2 usuários', '01:02:05', '', '']);
     expect(html).toContain('data-testid="t-range">51–52 de 120<');
     expect(html).toContain('Página 2 de 3');
     expect(buttonDisabled(html, 't-previous')).toBe(false);

@@ -37,7 +37,7 @@ export interface DataTableProps {
   pageNumber: number;
   pageSize: number;
   hasMore: boolean;
-  /** Totals by column key, shown as the last row. */
+  /** Totals by column key, shown as the last row ('Total' in its first cell unless it holds texts of its own). */
   totals?: Record<string, unknown> | null;
   /** The first page is loading (nothing to show yet). */
   loading?: boolean;
@@ -134,6 +134,8 @@ export function DataTable(props: DataTableProps) {
   const pages = table.getPageCount();
   const sizes = props.pageSizeOptions ?? DEFAULT_PAGE_SIZES;
   const kinds = new Map(columns.map((column) => [column.key, column.kind]));
+  // A server that writes texts in its totals row names it itself ('Total', '3 atendimentos').
+  const totalsNamed = Object.values(totals ?? {}).some((value) => typeof value === 'string' && value.trim() !== '');
   const alignOf = (key: string) => (['number', 'duration'].includes(kinds.get(key) ?? 'text') ? 'data-table-num' : undefined);
 
   return (
@@ -169,7 +171,7 @@ export function DataTable(props: DataTableProps) {
                   const value = totals[column.key];
                   const text =
                     value === undefined || value === null
-                      ? index === 0
+                      ? index === 0 && !totalsNamed
                         ? t('dataTable.total')
                         : ''
                       : formatCell(column.kind, value, { language: i18n.language, timeZone });
