@@ -71,7 +71,7 @@ export async function recordTicketsOpened(tx: Queryable, ticketIds: readonly num
         WHERE id = ANY($1::int[]) RETURNING *
      )
      INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT o."tenantId", o.id, 'opened', o."createdAt", o."queueId", o."userId", o."whatsappId", o.channel, o."contactId", NULL, NULL, NULL
+     SELECT o."tenantId", o.id, 'opened', o."createdAt", o."queueId", o."userId", o."whatsappId", o.channel, o."contactId", NULL::int, NULL::int, NULL::int
        FROM o`,
     [ticketIds],
   );
@@ -129,7 +129,7 @@ export async function recordOutboundMessages(
   if (kind === 'autoMessage') {
     await tx.query(
       `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-       SELECT t."tenantId", t.id, 'autoMessage', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL, NULL, NULL
+       SELECT t."tenantId", t.id, 'autoMessage', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
          FROM messages m JOIN tickets t ON t.id = m."ticketId"
         WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`,
       [ticketId, messageIds],
@@ -150,10 +150,10 @@ export async function recordOutboundMessages(
      )
      INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
      SELECT f."tenantId", f.id, 'firstReply', f."firstReplyAt", f."queueId", f."replyUserId", f."whatsappId", f.channel, f."contactId",
-            NULL, NULL, f."firstResponseSeconds"
+            NULL::int, NULL::int, f."firstResponseSeconds"
        FROM f
      UNION ALL
-     SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL, NULL, NULL
+     SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
        FROM m, tickets t WHERE t.id = $1`,
     [ticketId, messageIds],
   );
@@ -164,7 +164,7 @@ export async function recordInboundMessages(tx: Queryable, messageIds: readonly 
   if (messageIds.length === 0) return;
   await tx.query(
     `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT t."tenantId", t.id, 'messageIn', m."createdAt", t."queueId", t."userId", t."whatsappId", t.channel, t."contactId", NULL, NULL, NULL
+     SELECT t."tenantId", t.id, 'messageIn', m."createdAt", t."queueId", t."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
        FROM messages m JOIN tickets t ON t.id = m."ticketId"
       WHERE m.id = ANY($1::bigint[])`,
     [messageIds],
@@ -179,7 +179,7 @@ export async function recordRating(tx: Queryable, ticketId: number): Promise<voi
   await tx.query(
     `WITH earlier AS (DELETE FROM ticket_metric_events WHERE "ticketId" = $1 AND kind = 'rating')
      INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT t."tenantId", t.id, 'rating', r."createdAt", t."queueId", r."userId", t."whatsappId", t.channel, t."contactId", NULL, NULL, r.rating
+     SELECT t."tenantId", t.id, 'rating', r."createdAt", t."queueId", r."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, r.rating
        FROM tickets t JOIN ticket_ratings r ON r."ticketId" = t.id
       WHERE t.id = $1`,
     [ticketId],
