@@ -7,6 +7,7 @@ import { kanbanRoutes } from './kanban/kanban.routes';
 import { queuesRoutes } from './queues/queues.routes';
 import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
+import { statisticsRoutes } from './statistics/statistics.routes';
 import { tagsRoutes } from './tags/tags.routes';
 import { teamsRoutes } from './teams/teams.routes';
 import { channelsRoutes } from './channels/channels.routes';
@@ -36,6 +37,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     ticketsRoutes(deps),
     messagesRoutes(deps),
     channelsRoutes(deps),
+    statisticsRoutes(deps),
     webhooksRoutes(deps),
   ];
 }
