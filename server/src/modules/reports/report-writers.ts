@@ -39,11 +39,11 @@ async function drained(stream: PassThrough | Readable): Promise<void> {
   while (buffered() > HIGH_WATER && !stream.destroyed) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** The totals row under the columns (each definition writes 'Total' in the column it chooses). */
 const totalsCells = (doc: ReportDocument, format: (c: ReportColumn, v: unknown) => string) =>
-  doc.columns.map((c, i) => {
+  doc.columns.map((c) => {
     const v = doc.totals?.[c.key];
-    if (v === undefined || v === null) return i === 0 ? 'Total' : '';
-    return format(c, v);
+    return v === undefined || v === null ? '' : format(c, v);
   });
 
 /** `;`-separated, CRLF, UTF-8 with BOM: the title and filters, a blank line, the table, a blank line, the totals. */
@@ -90,9 +90,9 @@ export const writeXlsx: ReportWriter = (doc, onError) => {
     if (doc.totals) {
       sheet.addRow([]).commit();
       const totals = sheet.addRow(
-        doc.columns.map((c, i) => {
+        doc.columns.map((c) => {
           const v = doc.totals?.[c.key];
-          return v === undefined || v === null ? (i === 0 ? 'Total' : null) : cellValue(c, v, doc.clock);
+          return v === undefined || v === null ? null : cellValue(c, v, doc.clock);
         }),
       );
       totals.font = { bold: true };
