@@ -5,6 +5,7 @@ import { contactsRoutes } from './contacts/contacts.routes';
 import { demandsRoutes } from './demands/demands.routes';
 import { kanbanRoutes } from './kanban/kanban.routes';
 import { queuesRoutes } from './queues/queues.routes';
+import { reportsRoutes } from './reports/reports.routes';
 import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { statisticsRoutes } from './statistics/statistics.routes';
@@ -39,5 +40,6 @@ export function moduleRouters(deps: AppDeps): Router[] {
     channelsRoutes(deps),
     statisticsRoutes(deps),
     webhooksRoutes(deps),
+    reportsRoutes(deps),
   ];
 }
