@@ -9,6 +9,7 @@ import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { tagsRoutes } from './tags/tags.routes';
 import { teamsRoutes } from './teams/teams.routes';
+import { ticketPanelRoutes } from './ticket-panel/ticket-panel.routes';
 import { channelsRoutes } from './channels/channels.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
@@ -34,6 +35,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     quickMessagesRoutes(deps),
     settingsRoutes(deps),
     ticketsRoutes(deps),
+    ticketPanelRoutes(deps),
     messagesRoutes(deps),
     channelsRoutes(deps),
     webhooksRoutes(deps),
