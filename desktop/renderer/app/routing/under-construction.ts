@@ -20,7 +20,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'tenantApi',
   'configuracoesTenant/smtp-tenant',
   // Main menu
-  'home',
   'tarefas',
   'chatPrivado',
   'massa/texto',
@@ -57,7 +56,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'relatorios/contatos-por-carteira',
   'relatorios/atendimentos-por-parametros',
   // Admin menu and settings tabs
-  'painelAtendimentos',
   'wavoip',
   'apiService',
   'configuracoesbloqueio',

@@ -80,7 +80,8 @@ export function presentPanel(
   type Lane = DashTicketsQueuesAnswer['users'][number];
   const lanes = new Map<number | null, Lane>();
   lanes.set(null, { userId: null, name: noAgentName, online: false, open: 0, pending: 0, tickets: [] });
-  for (const user of users) lanes.set(user.id, { userId: user.id, name: user.name, online: user.isOnline, open: 0, pending: 0, tickets: [] });
+  for (const user of users)
+    lanes.set(user.id, { userId: user.id, name: user.name, online: user.isOnline, open: 0, pending: 0, tickets: [] });
   for (const row of tickets) {
     let lane = lanes.get(row.userId);
     if (!lane) {
@@ -101,7 +102,12 @@ export function presentPanel(
   }
   const queueLanes: DashTicketsQueuesAnswer['queues'] = queues
     .filter((queue) => queue.active || counts.has(queue.id))
-    .map((queue) => ({ queueId: queue.id, name: queue.name, color: queue.color, ...(counts.get(queue.id) ?? { open: 0, pending: 0 }) }));
+    .map((queue) => ({
+      queueId: queue.id,
+      name: queue.name,
+      color: queue.color,
+      ...(counts.get(queue.id) ?? { open: 0, pending: 0 }),
+    }));
   const noQueue = counts.get(null);
   if (noQueue) queueLanes.push({ queueId: null, name: noQueueName, color: null, ...noQueue });
   return { users: [...lanes.values()], queues: queueLanes };

@@ -16,9 +16,14 @@ export function ticketPanelRoutes(deps: AppDeps): Router {
   const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
   const panel = new TicketPanelService(deps);
 
-  router.get(STATISTICS_PATHS.dashTicketsQueues, auth, validate(DashTicketsQueuesQuerySchema, 'query'), async (ctx: AppContext) => {
-    ctx.body = await panel.panel(authOf(ctx), ctx.input);
-  });
+  router.get(
+    STATISTICS_PATHS.dashTicketsQueues,
+    auth,
+    validate(DashTicketsQueuesQuerySchema, 'query'),
+    async (ctx: AppContext) => {
+      ctx.body = await panel.panel(authOf(ctx), ctx.input);
+    },
+  );
 
   router.get(STATISTICS_PATHS.perUsersDetail, auth, validate(AgentsNowQuerySchema, 'query'), async (ctx: AppContext) => {
     ctx.body = await panel.agentsNow(authOf(ctx), ctx.input);

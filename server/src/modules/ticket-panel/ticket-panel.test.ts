@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentNowRow, DashTicketsQueuesAnswer } from '@shared/schemas/statistics';
 import { startTestServer, type ApiResponse, type TestServer } from '../../../../tests/helpers/test-server';
-import { insertContact, insertQueue, insertTicket, setSettings, setUserQueues, ticketWorld, type TicketWorld } from '../tickets/tickets.test-support';
+import {
+  insertContact,
+  insertQueue,
+  insertTicket,
+  setSettings,
+  setUserQueues,
+  ticketWorld,
+  type TicketWorld,
+} from '../tickets/tickets.test-support';
 
 /**
  * GET /dash-tickets-queues and GET /statistics-tickets-per-users-detail through the real app:
@@ -57,15 +65,32 @@ describe('GET /dash-tickets-queues', () => {
     const w = await ticketWorld(server);
     // The user's lane: one waiting 30 min (first unanswered customer message after a reply), one
     // waiting 5 min, one answered (not waiting: last).
-    const waiting30 = await ticket(w, { status: 'open', userId: w.users.user.id, queueId: w.queueA, lastMessageAt: minutesAgo(1), contactName: 'Ana' });
+    const waiting30 = await ticket(w, {
+      status: 'open',
+      userId: w.users.user.id,
+      queueId: w.queueA,
+      lastMessageAt: minutesAgo(1),
+      contactName: 'Ana',
+    });
     await message(waiting30, minutesAgo(50), false);
     await message(waiting30, minutesAgo(40), true);
     await message(waiting30, minutesAgo(35), true, { isPrivate: true }); // a note answers nobody
     await message(waiting30, minutesAgo(30), false);
     await message(waiting30, minutesAgo(2), false);
-    const waiting5 = await ticket(w, { status: 'open', userId: w.users.user.id, queueId: w.queueA, lastMessageAt: minutesAgo(60), contactName: 'Bruno' });
+    const waiting5 = await ticket(w, {
+      status: 'open',
+      userId: w.users.user.id,
+      queueId: w.queueA,
+      lastMessageAt: minutesAgo(60),
+      contactName: 'Bruno',
+    });
     await message(waiting5, minutesAgo(5), false);
-    const replied = await ticket(w, { status: 'open', userId: w.users.user.id, queueId: w.queueA, lastMessageAt: minutesAgo(90) });
+    const replied = await ticket(w, {
+      status: 'open',
+      userId: w.users.user.id,
+      queueId: w.queueA,
+      lastMessageAt: minutesAgo(90),
+    });
     await message(replied, minutesAgo(100), false);
     await message(replied, minutesAgo(95), true);
     await answered(replied, true);
@@ -89,7 +114,12 @@ describe('GET /dash-tickets-queues', () => {
     // One lane per user of the tenant plus "Sem atendente" first; nobody of tenant B.
     expect(answer.users[0]).toMatchObject({ userId: null, name: 'Sem atendente', online: false, open: 0, pending: 2 });
     const tenantUsers = [w.users.admin.id, w.users.super.id, w.users.user.id, w.other.id].sort((x, y) => x - y);
-    expect(answer.users.slice(1).map((u) => u.userId).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(tenantUsers);
+    expect(
+      answer.users
+        .slice(1)
+        .map((u) => u.userId)
+        .sort((x, y) => (x ?? 0) - (y ?? 0)),
+    ).toEqual(tenantUsers);
 
     const agent = lane(answer, w.users.user.id);
     expect(agent).toMatchObject({ online: true, open: 3, pending: 0 });
@@ -196,7 +226,9 @@ describe('GET /statistics-tickets-per-users-detail', () => {
     const b = await ticketWorld(server);
     await insertTicket(server, b.tenant.id, { status: 'open', userId: b.users.user.id, queueId: b.queueA });
 
-    const res = await server.request<AgentNowRow[]>('GET', '/statistics-tickets-per-users-detail', { token: w.users.admin.token });
+    const res = await server.request<AgentNowRow[]>('GET', '/statistics-tickets-per-users-detail', {
+      token: w.users.admin.token,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const rows = new Map(res.body.map((r) => [r.userId, r]));
     expect(res.body).toHaveLength(4);
@@ -220,7 +252,9 @@ describe('GET /statistics-tickets-per-users-detail', () => {
     await ticket(w, { status: 'open', userId: w.other.id, queueId: w.queueB });
     await ticket(w, { status: 'open', userId: w.other.id, queueId: w.queueB });
     const get = async () => {
-      const res = await server.request<AgentNowRow[]>('GET', '/statistics-tickets-per-users-detail', { token: w.users.super.token });
+      const res = await server.request<AgentNowRow[]>('GET', '/statistics-tickets-per-users-detail', {
+        token: w.users.super.token,
+      });
       expect(res.status).toBe(200);
       return new Map(res.body.map((r) => [r.userId, r.open]));
     };
@@ -240,7 +274,9 @@ describe('GET /statistics-tickets-per-users-detail', () => {
     expect(restricted.get(w.other.id)).toBe(0);
 
     // The administrator counts everything.
-    const res = await server.request<AgentNowRow[]>('GET', '/statistics-tickets-per-users-detail', { token: w.users.admin.token });
+    const res = await server.request<AgentNowRow[]>('GET', '/statistics-tickets-per-users-detail', {
+      token: w.users.admin.token,
+    });
     expect(new Map(res.body.map((r) => [r.userId, r.open])).get(w.other.id)).toBe(2);
   });
 
@@ -257,7 +293,11 @@ describe('GET /statistics-tickets-per-users-detail', () => {
 
   it('refuses an agent (403), no token (401) and a malformed queue list (400)', async () => {
     const w = await ticketWorld(server);
-    expectError(await server.request('GET', '/statistics-tickets-per-users-detail', { token: w.users.user.token }), 403, 'ERR_NO_PERMISSION');
+    expectError(
+      await server.request('GET', '/statistics-tickets-per-users-detail', { token: w.users.user.token }),
+      403,
+      'ERR_NO_PERMISSION',
+    );
     expectError(await server.request('GET', '/statistics-tickets-per-users-detail'), 401, 'ERR_INVALID_TOKEN');
     expectError(
       await server.request('GET', '/statistics-tickets-per-users-detail?queuesIds=1,x', { token: w.users.admin.token }),
