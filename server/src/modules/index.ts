@@ -11,6 +11,7 @@ import { settingsRoutes } from './settings/settings.routes';
 import { statisticsRoutes } from './statistics/statistics.routes';
 import { tagsRoutes } from './tags/tags.routes';
 import { teamsRoutes } from './teams/teams.routes';
+import { ticketPanelRoutes } from './ticket-panel/ticket-panel.routes';
 import { channelsRoutes } from './channels/channels.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
@@ -36,6 +37,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     quickMessagesRoutes(deps),
     settingsRoutes(deps),
     ticketsRoutes(deps),
+    ticketPanelRoutes(deps),
     messagesRoutes(deps),
     channelsRoutes(deps),
     statisticsRoutes(deps),

@@ -20,7 +20,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'tenantApi',
   'configuracoesTenant/smtp-tenant',
   // Main menu
-  'home',
   'tarefas',
   'chatPrivado',
   'massa/texto',
@@ -49,7 +48,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'chatFlow',
   'chatFlowBuilder',
   // Admin menu and settings tabs
-  'painelAtendimentos',
   'wavoip',
   'apiService',
   'configuracoesbloqueio',
