@@ -213,7 +213,7 @@ function processCpuMs(pid: number): number {
 }
 
 function machine() {
-  let loadavg = '';
+  let loadavg: string;
   try {
     loadavg = readFileSync('/proc/loadavg', 'utf8').trim();
   } catch {
