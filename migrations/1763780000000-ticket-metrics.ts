@@ -21,6 +21,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *     resolved     open or pending -> closed (value: seconds since creation)
  *     reopened     closed -> open or pending
  *     rating       the customer's rating (value: 0..5); a corrected rating replaces the fact
+ * - `ticket_metric_daily`: the message facts (messageIn, reply, autoMessage: most of the facts)
+ *   counted per UTC day, tenant, kind, queue and agent, kept by the same statements that append
+ *   them. A period's message counts read these days plus the raw facts of the period's partial
+ *   UTC days at both ends, so a year of messages is a few thousand rows whatever the tenant's
+ *   time zone.
  * - Per-ticket summary columns on `tickets` (the per-ticket report reads them).
  *
  * The back-fill below derives the same facts once from the tickets, ticket_logs, messages and
@@ -40,6 +45,9 @@ export const METRIC_KINDS = [
   'reopened',
   'rating',
 ] as const;
+
+/** The facts counted per day in ticket_metric_daily. */
+export const DAILY_KINDS = ['messageIn', 'reply', 'autoMessage'] as const;
 
 export class TicketMetrics1763780000000 implements MigrationInterface {
   name = 'TicketMetrics1763780000000';
@@ -66,6 +74,16 @@ export class TicketMetrics1763780000000 implements MigrationInterface {
     await q.query(`CREATE INDEX ticket_metric_events_period_idx ON ticket_metric_events ("tenantId", kind, at)
       INCLUDE ("queueId", "userId", value, "ticketId")`);
     await q.query(`CREATE INDEX ticket_metric_events_ticket_idx ON ticket_metric_events ("ticketId", kind)`);
+    await q.query(`
+      CREATE TABLE ticket_metric_daily (
+        "tenantId" int NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        kind varchar NOT NULL,
+        day date NOT NULL,
+        "queueId" int,
+        "userId" int,
+        n int NOT NULL,
+        CONSTRAINT ticket_metric_daily_key UNIQUE NULLS NOT DISTINCT ("tenantId", kind, day, "queueId", "userId")
+      )`);
 
     await q.query(`ALTER TABLE tickets
       ADD COLUMN "isActiveDemand" boolean NOT NULL DEFAULT false,
@@ -84,7 +102,7 @@ export class TicketMetrics1763780000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS ticket_metric_events`);
+    await q.query(`DROP TABLE IF EXISTS ticket_metric_events, ticket_metric_daily`);
     await q.query(`DROP INDEX IF EXISTS tickets_created_stats_idx, contacts_tenant_created_idx`);
     await q.query(`ALTER TABLE tickets DROP COLUMN "isActiveDemand", DROP COLUMN "firstOpenedAt", DROP COLUMN "waitingSeconds",
       DROP COLUMN "firstReplyAt", DROP COLUMN "firstResponseSeconds", DROP COLUMN "resolutionSeconds"`);
@@ -381,7 +399,7 @@ export async function backfillTicketMetrics(q: QueryRunner | { query: Query }, o
          FROM tickets WHERE id > $1 AND ($2::int IS NULL OR "tenantId" = $2) ORDER BY id LIMIT ${BATCH_TICKETS}`,
       [after, only.tenantId ?? null],
     );
-    if (tickets.length === 0) return;
+    if (tickets.length === 0) return rebuildDaily(query, only.tenantId ?? null);
     after = tickets[tickets.length - 1].id;
     const ids = tickets.map((t) => t.id);
     const logs: LogIn[] = await query(
@@ -437,6 +455,19 @@ export async function backfillTicketMetrics(q: QueryRunner | { query: Query }, o
       ],
     );
   }
+}
+
+/** ticket_metric_daily from the message facts (after the facts themselves). */
+async function rebuildDaily(query: Query, tenantId: number | null): Promise<void> {
+  await query(`DELETE FROM ticket_metric_daily WHERE $1::int IS NULL OR "tenantId" = $1`, [tenantId]);
+  await query(
+    `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)
+       FROM ticket_metric_events
+      WHERE kind = ANY($2::varchar[]) AND ($1::int IS NULL OR "tenantId" = $1)
+      GROUP BY 1, 2, 3, 4, 5`,
+    [tenantId, DAILY_KINDS],
+  );
 }
 
 async function insertEvents(query: Query, events: BackfilledEvent[]): Promise<void> {

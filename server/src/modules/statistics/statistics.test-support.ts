@@ -127,7 +127,7 @@ export function generateTickets(
   return tickets;
 }
 
-/** Writes the tickets (with a contact each) and their facts; fills in the ticket ids. */
+/** Writes the tickets (with a contact each) and their facts (and day counts); fills in the ticket ids. */
 export async function insertSeed(server: TestServer, world: SeedWorld, tickets: SeedTicket[]): Promise<void> {
   const q = (sql: string, params: unknown[]) => server.deps.dataSource.query(sql, params);
   const channelType = new Map(world.channels.map((c) => [c.id, c.type]));
@@ -172,6 +172,15 @@ export async function insertSeed(server: TestServer, world: SeedWorld, tickets: 
       events.map((e) => e.channelId),
       events.map((e) => e.value),
     ],
+  );
+  // The message facts per UTC day, as the statements that record them keep them.
+  await q(
+    `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)
+       FROM ticket_metric_events WHERE "tenantId" = $1 AND "ticketId" = ANY($2::int[]) AND kind IN ('messageIn', 'reply', 'autoMessage')
+      GROUP BY 1, 2, 3, 4, 5
+     ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`,
+    [world.tenantId, tickets.map((t) => t.id)],
   );
   world.tickets.push(...tickets);
 }

@@ -42,6 +42,19 @@ async function facts(tenantId: number): Promise<Fact[]> {
   );
 }
 
+/** ticket_metric_daily as stored, and as the message facts add up per UTC day. */
+async function dailyCounts(tenantId: number): Promise<{ stored: unknown[]; fromFacts: unknown[] }> {
+  const order = `ORDER BY kind, day, "queueId" NULLS FIRST, "userId" NULLS FIRST`;
+  return {
+    stored: await q(`SELECT kind, day, "queueId", "userId", n FROM ticket_metric_daily WHERE "tenantId" = $1 ${order}`, [tenantId]),
+    fromFacts: await q(
+      `SELECT kind, (at AT TIME ZONE 'UTC')::date AS day, "queueId", "userId", count(*)::int AS n FROM ticket_metric_events
+        WHERE "tenantId" = $1 AND kind IN ('messageIn', 'reply', 'autoMessage') GROUP BY 1, 2, 3, 4 ${order}`,
+      [tenantId],
+    ),
+  };
+}
+
 async function summaries(tenantId: number): Promise<Record<string, unknown>[]> {
   return q(
     `SELECT id, "isActiveDemand", "firstOpenedAt", "waitingSeconds", "firstReplyAt", "firstResponseSeconds", "resolutionSeconds"
@@ -211,6 +224,12 @@ describe('facts recorded with each change', () => {
     expect(rows.get(t2)).toMatchObject({ isActiveDemand: true, waitingSeconds: null, firstResponseSeconds: null });
     expect(rows.get(t2)!.firstOpenedAt).not.toBeNull();
     expect(rows.get(t4)).toMatchObject({ isActiveDemand: false, firstOpenedAt: null, firstReplyAt: null, resolutionSeconds: null });
+
+    // The day counts hold every message fact: 2 + 1 + 1 from customers, 3 + 1 replies.
+    const daily = await dailyCounts(w.tenant.id);
+    expect(daily.stored).toEqual(daily.fromFacts);
+    const total = (kind: string) => (daily.stored as { kind: string; n: number }[]).filter((d) => d.kind === kind).reduce((a, d) => a + d.n, 0);
+    expect([total('messageIn'), total('reply')]).toEqual([4, 4]);
   });
 
   it('does not count private notes or scheduled messages as replies; a refused change leaves no fact', async () => {
@@ -250,9 +269,12 @@ describe('back-fill', () => {
     await insertChannel(server, w.tenant.id, { type: 'telegram' });
     const live = await facts(w.tenant.id);
     const liveSummaries = await summaries(w.tenant.id);
+    const liveDaily = (await dailyCounts(w.tenant.id)).stored;
+    expect(liveDaily.length).toBeGreaterThan(0);
     expect(live.length).toBeGreaterThan(20);
 
     await q(`DELETE FROM ticket_metric_events WHERE "tenantId" = $1`, [w.tenant.id]);
+    await q(`DELETE FROM ticket_metric_daily WHERE "tenantId" = $1`, [w.tenant.id]);
     await q(
       `UPDATE tickets SET "isActiveDemand" = false, "firstOpenedAt" = NULL, "waitingSeconds" = NULL, "firstReplyAt" = NULL,
               "firstResponseSeconds" = NULL, "resolutionSeconds" = NULL WHERE "tenantId" = $1`,
@@ -266,5 +288,6 @@ describe('back-fill', () => {
         .sort((a, b) => a.ticketId - b.ticketId || a.at.localeCompare(b.at) || a.kind.localeCompare(b.kind));
     expect(normal(await facts(w.tenant.id))).toEqual(normal(live));
     expect(await summaries(w.tenant.id)).toEqual(liveSummaries);
+    expect((await dailyCounts(w.tenant.id)).stored).toEqual(liveDaily);
   });
 });

@@ -8,7 +8,8 @@ import type { Queryable } from '../../core/tenant-catalog';
  * summary columns; what each kind means is written in migration 1763780000000-ticket-metrics.
  *
  * Times: a ticket transition's facts take the transaction's `now()`, the same instant as its
- * ticket_logs row; a message's facts take the message's `createdAt`.
+ * ticket_logs row; a message's facts take the message's `createdAt`. Message facts are also
+ * counted per UTC day in ticket_metric_daily by the statement that appends them.
  */
 
 export type MetricKind =
@@ -58,6 +59,23 @@ export function transitionFacts(before: TicketFactsState, after: TicketFactsStat
 const EVENT_COLUMNS = `"tenantId", "ticketId", kind, at, "queueId", "userId", "whatsappId", channel, "contactId", "fromQueueId", "fromUserId", value`;
 /** Whole seconds from the ticket's creation to `instant`, never negative. */
 const SINCE_CREATED = (instant: string, alias: string) => `GREATEST(0, round(extract(epoch FROM ${instant} - ${alias}."createdAt")))::int`;
+
+/**
+ * Appends message facts (`select` yields EVENT_COLUMNS) and adds them to ticket_metric_daily in
+ * the same statement. The day rows are upserted in key order, so two batches touching the same
+ * rows lock them in the same order.
+ */
+const withDailyCounts = (select: string) => `
+  WITH appended AS (
+    INSERT INTO ticket_metric_events (${EVENT_COLUMNS}) ${select}
+    RETURNING "tenantId", kind, at, "queueId", "userId"
+  )
+  INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+  SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)::int
+    FROM appended WHERE kind IN ('messageIn', 'reply', 'autoMessage')
+   GROUP BY 1, 2, 3, 4, 5
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`;
 
 /**
  * New tickets (upsertActiveTicket(s)): one `opened` fact each, with the queue and agent they were
@@ -128,10 +146,10 @@ export async function recordOutboundMessages(
   if (messageIds.length === 0) return;
   if (kind === 'autoMessage') {
     await tx.query(
-      `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+      withDailyCounts(`
        SELECT t."tenantId", t.id, 'autoMessage', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
          FROM messages m JOIN tickets t ON t.id = m."ticketId"
-        WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`,
+        WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`),
       [ticketId, messageIds],
     );
     return;
@@ -147,14 +165,22 @@ export async function recordOutboundMessages(
          FROM first
         WHERE t.id = $1 AND t."firstReplyAt" IS NULL
         RETURNING t.*, first."userId" AS "replyUserId"
+     ), appended AS (
+       INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+       SELECT f."tenantId", f.id, 'firstReply', f."firstReplyAt", f."queueId", f."replyUserId", f."whatsappId", f.channel, f."contactId",
+              NULL::int, NULL::int, f."firstResponseSeconds"
+         FROM f
+       UNION ALL
+       SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
+         FROM m, tickets t WHERE t.id = $1
+       RETURNING "tenantId", kind, at, "queueId", "userId"
      )
-     INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT f."tenantId", f.id, 'firstReply', f."firstReplyAt", f."queueId", f."replyUserId", f."whatsappId", f.channel, f."contactId",
-            NULL::int, NULL::int, f."firstResponseSeconds"
-       FROM f
-     UNION ALL
-     SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
-       FROM m, tickets t WHERE t.id = $1`,
+     INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)::int
+       FROM appended WHERE kind = 'reply'
+      GROUP BY 1, 2, 3, 4, 5
+      ORDER BY 1, 2, 3, 4, 5
+     ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`,
     [ticketId, messageIds],
   );
 }
@@ -163,10 +189,10 @@ export async function recordOutboundMessages(
 export async function recordInboundMessages(tx: Queryable, messageIds: readonly number[]): Promise<void> {
   if (messageIds.length === 0) return;
   await tx.query(
-    `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+    withDailyCounts(`
      SELECT t."tenantId", t.id, 'messageIn', m."createdAt", t."queueId", t."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
        FROM messages m JOIN tickets t ON t.id = m."ticketId"
-      WHERE m.id = ANY($1::bigint[])`,
+      WHERE m.id = ANY($1::bigint[])`),
     [messageIds],
   );
 }
