@@ -28,10 +28,13 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
          FROM tickets t
         WHERE ${ticketConditions(ctx, { ...f, usersIds: undefined }, p).join(' AND ')}
      ), sent AS MATERIALIZED (
-       SELECT m."ticketId", m."userId", count(*) AS messages, min(m."createdAt") AS "firstAt"
-         FROM tk JOIN messages m ON m."ticketId" = tk.id
-        WHERE m."fromMe" AND NOT m."isPrivate" AND m."userId" IS NOT NULL
-        GROUP BY m."ticketId", m."userId"
+       -- One index probe per ticket (messages_agent_reply_idx): the agent messages of each user in it.
+       SELECT tk.id AS "ticketId", s."userId", s.messages, s."firstAt"
+         FROM tk CROSS JOIN LATERAL (
+                SELECT m."userId", count(*) AS messages, min(m."createdAt") AS "firstAt"
+                  FROM messages m
+                 WHERE m."ticketId" = tk.id AND m."fromMe" AND NOT m."isPrivate" AND m."userId" IS NOT NULL
+                 GROUP BY m."userId") s
      ), per_ticket AS (
        SELECT tk."userId", tk.status,
               EXTRACT(EPOCH FROM (fr."firstAt" - tk."createdAt"))::float8 AS "firstResponse",
@@ -56,6 +59,39 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
      )`;
 }
 
+const ROW_SELECT = `u.id AS "userId", u.name AS "userName", u.email,
+  COALESCE(b.handled, 0)::int AS "ticketsHandled", COALESCE(b.resolved, 0)::int AS "ticketsResolved",
+  COALESCE(s.messages, 0)::int AS "messagesSent",
+  b."firstResponseMedian", b."resolutionMedian",
+  COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`;
+const ROW_FROM = `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`;
+const TOTALS_SELECT = `SELECT (SELECT count(*) FROM people)::int AS count,
+  count(*)::int AS handled,
+  count(*) FILTER (WHERE status = 'closed')::int AS resolved,
+  (SELECT COALESCE(sum(messages), 0) FROM sent_by_user)::int AS messages,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY "firstResponse") AS "firstResponseMedian",
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY resolution) AS "resolutionMedian",
+  count(rating)::int AS ratings,
+  avg(rating)::float8 AS "ratingAverage"
+  FROM per_ticket`;
+
+function readTotals(row: Record<string, unknown> | undefined) {
+  return {
+    count: toInt(row?.count),
+    totals: {
+      userName: 'Total',
+      email: null,
+      ticketsHandled: toInt(row?.handled),
+      ticketsResolved: toInt(row?.resolved),
+      messagesSent: toInt(row?.messages),
+      firstResponseMedian: toRounded(row?.firstResponseMedian, 0),
+      resolutionMedian: toRounded(row?.resolutionMedian, 0),
+      ratingsCount: toInt(row?.ratings),
+      ratingsAverage: toRounded(row?.ratingAverage),
+    },
+  };
+}
+
 export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-usuarios'> = {
   id: 'estatisticas-atendimentos-usuarios',
   title: 'Estatísticas de atendimentos por usuário',
@@ -74,12 +110,8 @@ export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-u
   rows(ctx, f, p) {
     return {
       with: statisticsCtes(ctx, f, p),
-      select: `u.id AS "userId", u.name AS "userName", u.email,
-               COALESCE(b.handled, 0)::int AS "ticketsHandled", COALESCE(b.resolved, 0)::int AS "ticketsResolved",
-               COALESCE(s.messages, 0)::int AS "messagesSent",
-               b."firstResponseMedian", b."resolutionMedian",
-               COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`,
-      from: `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`,
+      select: ROW_SELECT,
+      from: ROW_FROM,
       where: [],
       keys: [
         { expr: 'lower(u.name)', type: 'text' },
@@ -91,31 +123,23 @@ export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-u
 
   summary(ctx, f, p) {
     return {
-      sql: `${statisticsCtes(ctx, f, p)}
-            SELECT (SELECT count(*) FROM people)::int AS count,
-                   count(*)::int AS handled,
-                   count(*) FILTER (WHERE status = 'closed')::int AS resolved,
-                   (SELECT COALESCE(sum(messages), 0) FROM sent_by_user)::int AS messages,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY "firstResponse") AS "firstResponseMedian",
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY resolution) AS "resolutionMedian",
-                   count(rating)::int AS ratings,
-                   avg(rating)::float8 AS "ratingAverage"
-              FROM per_ticket`,
-      read([row]) {
-        return {
-          count: toInt(row.count),
-          totals: {
-            userName: 'Total',
-            email: null,
-            ticketsHandled: toInt(row.handled),
-            ticketsResolved: toInt(row.resolved),
-            messagesSent: toInt(row.messages),
-            firstResponseMedian: toRounded(row.firstResponseMedian, 0),
-            resolutionMedian: toRounded(row.resolutionMedian, 0),
-            ratingsCount: toInt(row.ratings),
-            ratingsAverage: toRounded(row.ratingAverage),
-          },
-        };
+      sql: `${statisticsCtes(ctx, f, p)} ${TOTALS_SELECT}`,
+      read: ([row]) => readTotals(row),
+    };
+  },
+
+  /** The page and the totals out of one run of the aggregates (they are the expensive part). */
+  page(ctx, f, p, pageNumber, pageSize) {
+    const ctes = statisticsCtes(ctx, f, p);
+    const limit = p.bind(pageSize, 'int');
+    const offset = p.bind((pageNumber - 1) * pageSize, 'int');
+    return {
+      sql: `${ctes}, totals AS (${TOTALS_SELECT}),
+            page AS (SELECT ${ROW_SELECT}, lower(u.name) AS "sortName" ${ROW_FROM} ORDER BY lower(u.name), u.id LIMIT ${limit} OFFSET ${offset})
+            SELECT page.*, to_jsonb(totals) AS "summary" FROM totals LEFT JOIN page ON true ORDER BY page."sortName", page."userId"`,
+      read(rows) {
+        const summary = readTotals(rows[0]?.summary as Record<string, unknown> | undefined);
+        return { rows: rows.filter((r) => r.userId !== null && r.userId !== undefined), ...summary };
       },
     };
   },
