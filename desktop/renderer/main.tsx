@@ -10,6 +10,9 @@ import '@shared/schemas/zod-locale';
 import { baseApi } from './api/base.api';
 import { App } from './app/app';
 import { disconnectRealtime } from './app/realtime/realtime-connection';
+import { decideNavigation } from './app/routing/guards';
+import { preloadRouteScreen } from './app/routing/route-screens';
+import { shellRouteOf } from './app/routing/route-table';
 import { createAppRouter } from './app/routing/router';
 import { appStorage } from './app/session/app-storage';
 import { configureSessionController } from './app/session/session-controller';
@@ -18,7 +21,24 @@ import { applyCssVariables, isCssColor, toCssVariables } from './app/theme/syste
 import { createI18n } from './i18n/i18n';
 import { setAppI18n } from './i18n/i18n-instance';
 
+/**
+ * The screen the app is opening (after the guard's redirect: '/' or a landing page) starts
+ * loading now, beside the translations and icons, instead of after the first render.
+ */
+function preloadOpeningScreen() {
+  const [pathname, search = ''] = window.location.hash.replace(/^#/, '').split('?');
+  const session = appStorage.readSession();
+  const decision = decideNavigation(
+    { pathname: pathname || '/', search: search ? `?${search}` : '' },
+    { token: session?.token ?? null, profile: session?.profile ?? null },
+  );
+  const target = decision.kind === 'redirect' ? decision.to : pathname || '/';
+  const route = shellRouteOf(target.split('?')[0]);
+  if (route) void preloadRouteScreen(route.id);
+}
+
 async function start() {
+  preloadOpeningScreen();
   const language = appStorage.readLanguage() ?? DEFAULT_LOCALE;
   // The standard-size icon paths (one chunk) arrive with the translations, so the first screen
   // draws its menu and buttons complete; large icons load when first shown.

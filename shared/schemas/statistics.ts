@@ -134,8 +134,11 @@ export interface PanelTicket {
 }
 
 export interface DashTicketsQueuesAnswer {
-  /** one lane per agent (userId null = no agent) with their tickets, oldest waiting first */
-  users: Array<{ userId: number | null; name: string; online: boolean; tickets: PanelTicket[] }>;
+  /**
+   * one lane per agent (userId null = no agent) with their tickets, oldest waiting first; `open`
+   * and `pending` count all of the lane's tickets, `tickets` holds at most the query's `limit`
+   */
+  users: Array<{ userId: number | null; name: string; online: boolean; open: number; pending: number; tickets: PanelTicket[] }>;
   /** one lane per queue (queueId null = no queue) */
   queues: Array<{ queueId: number | null; name: string; color: string | null; open: number; pending: number }>;
 }

@@ -16,7 +16,8 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ] as const;
 const SCREENS = [
-  { path: '/home', ready: 'under-construction' },
+  { path: '/home', ready: 'dashboard-page' },
+  { path: '/painel-atendimentos', ready: 'panel-board' },
   { path: '/contatos', ready: 'page-contatos' },
   { path: '/sessoes', ready: 'page-sessoes' },
   { path: '/filas', ready: 'page-filas' },

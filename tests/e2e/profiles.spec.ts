@@ -40,6 +40,9 @@ for (const [profile, expected] of Object.entries(EXPECTED) as [SeededProfile, (t
       // The agent console (tests/e2e/console.spec.ts covers it): the ticket list beside the empty chat.
       await expect(page.getByTestId('attendance-page')).toBeVisible();
       await expect(page.getByTestId('chat-empty')).toBeVisible();
+    } else if (expected.landing === '/home') {
+      // The dashboard (tests/e2e/dashboard.spec.ts covers it).
+      await expect(page.getByTestId('dashboard-page')).toBeVisible();
     } else {
       // The page is the route's own "not available yet" statement, never a fake screen.
       await expect(page.getByTestId('under-construction')).toContainText('Em construção: esta tela ainda não está disponível.');

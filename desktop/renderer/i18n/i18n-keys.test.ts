@@ -68,8 +68,8 @@ function leafKeys(tree: unknown, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) => leafKeys(value, prefix ? `${prefix}.${key}` : key));
 }
 
-describe('i18n keys', () => {
-  const resources: Resource = buildResources();
+describe('i18n keys', async () => {
+  const resources: Resource = await buildResources();
   const used = [...keysInSource(), ...dynamicKeys()];
 
   it('finds the keys used in the source', () => {

@@ -8,8 +8,10 @@ import { queuesRoutes } from './queues/queues.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
+import { statisticsRoutes } from './statistics/statistics.routes';
 import { tagsRoutes } from './tags/tags.routes';
 import { teamsRoutes } from './teams/teams.routes';
+import { ticketPanelRoutes } from './ticket-panel/ticket-panel.routes';
 import { channelsRoutes } from './channels/channels.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
@@ -35,8 +37,10 @@ export function moduleRouters(deps: AppDeps): Router[] {
     quickMessagesRoutes(deps),
     settingsRoutes(deps),
     ticketsRoutes(deps),
+    ticketPanelRoutes(deps),
     messagesRoutes(deps),
     channelsRoutes(deps),
+    statisticsRoutes(deps),
     webhooksRoutes(deps),
     reportsRoutes(deps),
   ];

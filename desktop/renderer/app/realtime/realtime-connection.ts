@@ -14,6 +14,7 @@ import { handleUnauthorized, requestNewToken } from '../session/session-controll
 import { profileChanged } from '../session/session.slice';
 import type { AppStore } from '../store';
 import { planCacheUpdates } from './event-dispatcher';
+import { notifyRealtimeListeners, RESYNC_NOTICE } from './live-refresh';
 import { createRealtimeClient, type RealtimeClient } from './realtime-client';
 
 /** Wires the realtime client to the store: events patch the RTK Query caches. */
@@ -30,6 +31,7 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
     fetchSince: (seq) =>
       store.dispatch(syncApi.endpoints.getEventsSince.initiate(seq, { forceRefetch: true, subscribe: false })).unwrap(),
     onEvent(event) {
+      notifyRealtimeListeners(event);
       if (applyAttendanceEvent(store.dispatch, store.getState, event)) return;
       if (applyChannelEvent(store.dispatch, store.getState, event)) return;
       for (const update of planCacheUpdates(event)) {
@@ -65,7 +67,10 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
         }
       }
     },
-    onResyncRequired: () => store.dispatch(baseApi.util.invalidateTags([...TAG_TYPES])),
+    onResyncRequired: () => {
+      store.dispatch(baseApi.util.invalidateTags([...TAG_TYPES]));
+      notifyRealtimeListeners({ name: RESYNC_NOTICE });
+    },
     // ERR_TENANT_INACTIVE, ERR_INVALID_TOKEN...: the server says why, the message follows it.
     onTokenInvalid: (code) => handleUnauthorized(translate(isErrorCode(code) ? `errors.${code}` : 'errors.ERR_INVALID_TOKEN')),
     refreshToken: async () => (await requestNewToken(tokenAtConnect).catch(() => null)) !== null,

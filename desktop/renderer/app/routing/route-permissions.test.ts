@@ -17,7 +17,8 @@ const EXPECTED: Record<string, string> = {
   '/terminal': 'S',
   '/customizar': 'S',
   '/atualizar': 'S',
-  '/home': 'usa',
+  // Issue #13: the dashboard is for supervisors and administrators (the spec's menu lists it for all).
+  '/home': 'sa',
   '/painel-atendimentos': 'a',
   '/sessoes': 'sa',
   '/sessoestenants': 'S',

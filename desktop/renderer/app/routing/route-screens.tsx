@@ -1,28 +1,104 @@
-import type { ReactElement } from 'react';
-import { AttendancePage } from '../../features/attendance/attendance-page';
-import { BusinessHoursPage } from '../../features/business-hours/business-hours-page';
-import { ChannelsPage } from '../../features/channels/channels-page';
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { ContactsRoute } from '../../features/contacts/contacts-route';
-import { DemandsPage } from '../../features/demands/demands-page';
-import { KanbansPage } from '../../features/kanban/kanbans-page';
-import { LanesPage } from '../../features/kanban/lanes-page';
-import { TagsBoardPage } from '../../features/kanban/tags-board-page';
-import { QueuesPage } from '../../features/queues/queues-page';
-import { QuickMessagesPage } from '../../features/quick-messages/quick-messages-page';
-import { GeneralSettingsPage } from '../../features/settings/general-settings-page';
-import { TagsPage } from '../../features/tags/tags-page';
-import { TeamsPage } from '../../features/teams/teams-page';
-import { UsersPage } from '../../features/users/users-page';
+import { REPORT_SCREENS } from '../../features/reports/report-routes';
 
 /**
  * The built screen of each route id of the route table. A route missing here still renders the
  * "under construction" page, so adding a screen is one line in this map.
+ *
+ * Every screen is its own chunk (issue #13, start-up): the main script holds the shell (router,
+ * guards, menus, store, realtime) and a screen's code arrives when its route is first opened, so
+ * an agent's console does not wait for the dashboard's charts or the settings forms. Declare a
+ * screen with `lazyScreen(() => import('...'), (m) => m.Page)`, never with a static import.
+ * main.tsx asks for the chunk of the route being opened while the translations load
+ * (`preloadRouteScreen`), so the first screen does not pay one more round trip.
  */
+
+type AnyComponent = ComponentType<any>;
+const PRELOADS = new WeakMap<object, () => Promise<unknown>>();
+
+function lazyScreen<M>(load: () => Promise<M>, pick: (module: M) => AnyComponent): LazyExoticComponent<AnyComponent> {
+  let pending: Promise<M> | null = null;
+  // A failed load (a deploy replaced the chunks) is asked again next time instead of staying failed.
+  const once = () =>
+    (pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    }));
+  const component = lazy(() => once().then((module) => ({ default: pick(module) })));
+  PRELOADS.set(component, once);
+  return component;
+}
+
+const AttendancePage = lazyScreen(
+  () => import('../../features/attendance/attendance-page'),
+  (m) => m.AttendancePage,
+);
+const BusinessHoursPage = lazyScreen(
+  () => import('../../features/business-hours/business-hours-page'),
+  (m) => m.BusinessHoursPage,
+);
+const ChannelsPage = lazyScreen(
+  () => import('../../features/channels/channels-page'),
+  (m) => m.ChannelsPage,
+);
+const DashboardPage = lazyScreen(
+  () => import('../../features/dashboard/dashboard-page'),
+  (m) => m.DashboardPage,
+);
+const DemandsPage = lazyScreen(
+  () => import('../../features/demands/demands-page'),
+  (m) => m.DemandsPage,
+);
+const KanbansPage = lazyScreen(
+  () => import('../../features/kanban/kanbans-page'),
+  (m) => m.KanbansPage,
+);
+const LanesPage = lazyScreen(
+  () => import('../../features/kanban/lanes-page'),
+  (m) => m.LanesPage,
+);
+const TagsBoardPage = lazyScreen(
+  () => import('../../features/kanban/tags-board-page'),
+  (m) => m.TagsBoardPage,
+);
+const QueuesPage = lazyScreen(
+  () => import('../../features/queues/queues-page'),
+  (m) => m.QueuesPage,
+);
+const QuickMessagesPage = lazyScreen(
+  () => import('../../features/quick-messages/quick-messages-page'),
+  (m) => m.QuickMessagesPage,
+);
+const GeneralSettingsPage = lazyScreen(
+  () => import('../../features/settings/general-settings-page'),
+  (m) => m.GeneralSettingsPage,
+);
+const TagsPage = lazyScreen(
+  () => import('../../features/tags/tags-page'),
+  (m) => m.TagsPage,
+);
+const TeamsPage = lazyScreen(
+  () => import('../../features/teams/teams-page'),
+  (m) => m.TeamsPage,
+);
+const TicketPanelPage = lazyScreen(
+  () => import('../../features/ticket-panel/ticket-panel-page'),
+  (m) => m.TicketPanelPage,
+);
+const UsersPage = lazyScreen(
+  () => import('../../features/users/users-page'),
+  (m) => m.UsersPage,
+);
+
 export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
+  home: () => <DashboardPage />,
+  painelAtendimentos: () => <TicketPanelPage />,
   atendimento: () => <AttendancePage />,
   'atendimento/chats': () => <AttendancePage />,
   'atendimento/chat': () => <AttendancePage />,
   filas: () => <QueuesPage />,
+  // The contacts screen is split by its own route wrapper (features/contacts/contacts-route.tsx).
   contatos: () => <ContactsRoute key="contatos" routeId="contatos" mode="manage" />,
   'atendimento/contatos': () => <ContactsRoute key="atendimento/contatos" routeId="atendimento/contatos" mode="chat" />,
   etiquetas: () => <TagsPage />,
@@ -38,4 +114,16 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
+  // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
+  ...REPORT_SCREENS,
 };
+
+/**
+ * Starts loading the chunk of a route's screen (no-op for a route without one, or whose screen is
+ * not split). Creating the element runs no component code.
+ */
+export function preloadRouteScreen(routeId: string): Promise<unknown> {
+  const element = ROUTE_SCREENS[routeId]?.();
+  const preload = element ? PRELOADS.get(element.type as object) : undefined;
+  return preload ? preload().catch(() => undefined) : Promise.resolve();
+}

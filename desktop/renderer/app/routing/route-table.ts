@@ -52,7 +52,9 @@ export const SHELL_ROUTES: ShellRoute[] = [
   { path: 'terminal', profiles: PLATFORM, id: 'terminal' },
   { path: 'customizar', profiles: PLATFORM, id: 'customizar' },
   { path: 'atualizar', profiles: PLATFORM, id: 'atualizar' },
-  { path: 'home', profiles: TENANT_USERS, id: 'home', name: 'home-dashboard' },
+  // The dashboard is for supervisors and administrators (issue #13): its figures cover every
+  // agent's tickets, and the statistics calls refuse agents.
+  { path: 'home', profiles: SUPERVISORS, id: 'home', name: 'home-dashboard' },
   { path: 'painel-atendimentos', profiles: ADMINS, id: 'painelAtendimentos' },
   { path: 'sessoes', profiles: SUPERVISORS, id: 'sessoes' },
   { path: 'sessoestenants', profiles: PLATFORM, id: 'sessoestenants' },

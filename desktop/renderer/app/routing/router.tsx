@@ -1,7 +1,7 @@
+import { NonIdealState, Spinner } from '@blueprintjs/core';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../../features/auth/login-page';
-import { ResetPasswordPage } from '../../features/auth/reset-password-page';
-import { SignupPage } from '../../features/signup/signup-page';
 import { MainLayout } from '../layout/main-layout';
 import { NotFoundPage } from '../layout/not-found-page';
 import { RouteErrorPage } from '../layout/route-error-page';
@@ -10,6 +10,27 @@ import { ROUTE_SCREENS } from './route-screens';
 import { PUBLIC_ROUTES, flattenShellRoutes } from './route-table';
 import { isUnderConstruction } from './under-construction';
 import { RootGuard } from './root-guard';
+
+// Public pages other than login are rarely opened: their code loads with them.
+const ResetPasswordPage = lazy(() =>
+  import('../../features/auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const SignupPage = lazy(() => import('../../features/signup/signup-page').then((m) => ({ default: m.SignupPage })));
+
+/** While a screen's chunk arrives (a first visit; tens of milliseconds on a good connection). */
+function Loading({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <div className="page" data-testid="screen-loading">
+          <NonIdealState icon={<Spinner size={40} />} />
+        </div>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 /**
  * Shell routes from the route table; `handle.name` carries the spec's route name. A route on the
@@ -25,7 +46,7 @@ function shellChildren(): RouteObject[] {
       element: redirectTo ? (
         <Navigate to={redirectTo} replace />
       ) : screen ? (
-        screen()
+        <Loading>{screen()}</Loading>
       ) : (
         <UnderConstructionPage key={id} routeId={id} />
       ),
@@ -40,8 +61,24 @@ export function createAppRouter() {
       errorElement: <RouteErrorPage />,
       children: [
         { path: PUBLIC_ROUTES.login, element: <LoginPage />, handle: { name: 'login' } },
-        { path: PUBLIC_ROUTES.signup, element: <SignupPage />, handle: { name: 'signup' } },
-        { path: PUBLIC_ROUTES.reset, element: <ResetPasswordPage />, handle: { name: 'reset' } },
+        {
+          path: PUBLIC_ROUTES.signup,
+          element: (
+            <Loading>
+              <SignupPage />
+            </Loading>
+          ),
+          handle: { name: 'signup' },
+        },
+        {
+          path: PUBLIC_ROUTES.reset,
+          element: (
+            <Loading>
+              <ResetPasswordPage />
+            </Loading>
+          ),
+          handle: { name: 'reset' },
+        },
         // '/' itself is redirected by the guard (superadmin -> assinatura, others -> contacts).
         { path: '/', element: <MainLayout />, children: shellChildren() },
         { path: '*', element: <NotFoundPage /> },

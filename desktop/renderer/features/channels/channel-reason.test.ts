@@ -54,8 +54,8 @@ describe('channel reason explanations', () => {
 });
 
 describe('channel reason texts', () => {
-  it('has a Portuguese and an English explanation for every kind', () => {
-    const resources = buildResources();
+  it('has a Portuguese and an English explanation for every kind', async () => {
+    const resources = await buildResources();
     for (const locale of ['pt-br', 'en-us'] as const) {
       const reason = (resources[locale]!.translation as { channels: { reason: Record<string, unknown> } }).channels.reason;
       for (const kind of [...REASON_KINDS, 'details']) expect(typeof reason[kind], `${locale} ${kind}`).toBe('string');

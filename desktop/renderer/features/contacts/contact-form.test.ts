@@ -175,8 +175,8 @@ describe('formPathOfServerPath', () => {
 });
 
 describe('field labels', () => {
-  it('exist for every text field in pt-br and en-us (they are looked up by name)', () => {
-    const resources = buildResources();
+  it('exist for every text field in pt-br and en-us (they are looked up by name)', async () => {
+    const resources = await buildResources();
     for (const locale of ['pt-br', 'en-us'] as const) {
       const fields = (resources[locale].translation as { contacts: { fields: Record<string, unknown> } }).contacts.fields;
       for (const field of CONTACT_TEXT_FIELDS) expect(typeof fields[field], `${locale} ${field}`).toBe('string');

@@ -2,6 +2,7 @@ import { HTMLSelect } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, isLocale } from '@shared/i18n/locales';
 import { appStorage } from '../../app/session/app-storage';
+import { changeAppLanguage } from '../../i18n/i18n';
 
 /** Language choice among the 11 locales, kept in localStorage `language` (spec section 1). */
 export function LanguageSelect({ minimal = false }: { minimal?: boolean }) {
@@ -18,7 +19,8 @@ export function LanguageSelect({ minimal = false }: { minimal?: boolean }) {
         if (!isLocale(locale)) return;
         appStorage.writeLanguage(locale);
         document.documentElement.lang = locale;
-        void i18n.changeLanguage(locale);
+        // The locale's translations are a chunk of their own, fetched on first use.
+        void changeAppLanguage(i18n, locale);
       }}
       options={LOCALES.map((locale) => ({ value: locale, label: t(`languages.${locale}`) }))}
     />

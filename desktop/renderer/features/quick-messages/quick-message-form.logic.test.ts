@@ -88,8 +88,8 @@ describe('quickMessageRequestBody', () => {
 });
 
 describe('message variables help', () => {
-  it('explains every variable of shared/message-variables in pt-br and en-us', () => {
-    const resources = buildResources();
+  it('explains every variable of shared/message-variables in pt-br and en-us', async () => {
+    const resources = await buildResources();
     for (const locale of ['pt-br', 'en-us']) {
       const tree = resources[locale].translation as { quickMessages: { variables: Record<string, string> } };
       for (const variable of MESSAGE_VARIABLES)

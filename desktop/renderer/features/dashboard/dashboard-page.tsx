@@ -1,0 +1,106 @@
+import { Callout, NonIdealState, Spinner } from '@blueprintjs/core';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SOCKET_EVENTS } from '@shared/events';
+import { useListQueuesQuery } from '../../api/queues.api';
+import { useListSettingsQuery } from '../../api/settings.api';
+import {
+  useAgentsNowQuery,
+  useTicketsByChannelQuery,
+  useTicketsByHourQuery,
+  useTicketsByQueueQuery,
+  useTicketsEvolutionQuery,
+  useTicketsTimesQuery,
+  type PeriodArgs,
+} from '../../api/statistics.api';
+import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { AgentsNow } from './agents-now';
+import { DashboardCards } from './dashboard-cards';
+import { DashboardFilters, type DashboardFilterValues } from './dashboard-filters';
+import { isoDay, presetPeriod, usableTimeZone, type PeriodPreset } from './dashboard-period';
+import './dashboard.css';
+
+/** The charts and their library arrive as a chunk of their own, after the cards. */
+const DashboardCharts = lazy(() => import('./charts/dashboard-charts').then((module) => ({ default: module.DashboardCharts })));
+
+/** Events after which the figures may have moved: tickets, messages (in and out), agents' presence. */
+const LIVE_EVENTS = [
+  SOCKET_EVENTS.ticketCreate,
+  SOCKET_EVENTS.ticketUpdate,
+  SOCKET_EVENTS.ticketDelete,
+  SOCKET_EVENTS.messageCreate,
+  SOCKET_EVENTS.userStatus,
+];
+
+const INITIAL_PRESET: PeriodPreset = 'today';
+
+/**
+ * /home: what a supervisor opens every morning (issue #13). The period's figures and charts for
+ * the chosen queues, and the agents online now; live from the socket without reloading.
+ */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const settings = useListSettingsQuery();
+  const timeZone = usableTimeZone(settings.data?.find((entry) => entry.key === 'timeZone')?.value);
+  const queues = useListQueuesQuery();
+  const [initial] = useState<DashboardFilterValues>(() => ({
+    preset: INITIAL_PRESET,
+    ...presetPeriod(INITIAL_PRESET, new Date(), timeZone)!,
+    queuesIds: [],
+  }));
+  const [period, setPeriod] = useState<PeriodArgs>(() => ({
+    startDate: isoDay(initial.startDate)!,
+    endDate: isoDay(initial.endDate)!,
+    queuesIds: [],
+  }));
+
+  const times = useTicketsTimesQuery(period);
+  const byQueue = useTicketsByQueueQuery(period);
+  const byChannel = useTicketsByChannelQuery(period);
+  const evolution = useTicketsEvolutionQuery(period);
+  const byHour = useTicketsByHourQuery(period);
+  const agents = useAgentsNowQuery({ queuesIds: period.queuesIds });
+
+  // useLiveRefresh calls the latest closure: the queries of the period on screen.
+  useLiveRefresh(LIVE_EVENTS, () => {
+    for (const query of [times, byQueue, byChannel, evolution, byHour, agents]) void query.refetch();
+  });
+
+  const queueColors = useMemo(() => new Map((queues.data ?? []).map((queue) => [queue.id, queue.color])), [queues.data]);
+  const failed = times.isError && !times.data;
+
+  return (
+    <div className="page dashboard-page" data-testid="dashboard-page">
+      <header className="dashboard-header">
+        <h2 className="dashboard-title">{t('routes.home')}</h2>
+        <DashboardFilters initial={initial} queues={queues.data ?? []} timeZone={timeZone} onApply={(next) => setPeriod(next)} />
+      </header>
+      {failed ? (
+        <Callout intent="warning" icon="error" className="dashboard-callout" data-testid="dashboard-error">
+          {t('dashboard.loadFailed')}
+        </Callout>
+      ) : null}
+      <div className="dashboard-live" data-testid="dashboard-live" data-fetching={times.isFetching ? 'true' : 'false'}>
+        <DashboardCards row={times.data} />
+      </div>
+      <Suspense
+        fallback={
+          <div className="dashboard-charts-loading">
+            <NonIdealState icon={<Spinner size={30} />} />
+          </div>
+        }
+      >
+        <DashboardCharts
+          startDate={period.startDate}
+          endDate={period.endDate}
+          byQueue={byQueue}
+          byChannel={byChannel}
+          evolution={evolution}
+          byHour={byHour}
+          queueColors={queueColors}
+        />
+      </Suspense>
+      <AgentsNow rows={agents.data} isLoading={agents.isLoading} isError={agents.isError} />
+    </div>
+  );
+}

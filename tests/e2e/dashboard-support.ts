@@ -1,0 +1,90 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { expect, type Page } from '@playwright/test';
+import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
+
+/**
+ * What the dashboard and ticket panel specs share: the fake WhatsApp Cloud API on the port the
+ * server was started with (playwright.config.ts), one WABA channel of the demo tenant that
+ * answers to it, and inbound customer messages delivered as Meta's signed webhooks.
+ */
+
+export const suffix = () => randomBytes(3).toString('hex');
+export const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+/** The fake on the fixed port the server was started with (start() would pick a random one). */
+export async function startFakeGraphOnFixedPort(): Promise<FakeGraphApi> {
+  const fake = new FakeGraphApi();
+  const internals = fake as unknown as {
+    server: ReturnType<typeof createServer>;
+    handle(req: unknown, res: unknown): Promise<void>;
+  };
+  internals.server = createServer((req, res) => void internals.handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    internals.server.once('error', reject);
+    internals.server.listen(Number(process.env.E2E_FAKE_GRAPH_PORT), '127.0.0.1', resolve);
+  });
+  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+export async function call(page: Page, method: string, path: string, body?: unknown) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const response = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, data: body });
+  return { status: response.status(), body: response.status() === 204 ? null : await response.json().catch(() => null) };
+}
+
+export async function api(page: Page, method: string, path: string, body?: unknown) {
+  const res = await call(page, method, path, body);
+  expect(res.status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body;
+}
+
+export interface LiveChannel {
+  id: number;
+  appSecret: string;
+  /** Whether this spec created it (and so deletes it). */
+  created: boolean;
+}
+
+/**
+ * A WABA channel wired to the fake: a new one, or, when earlier specs used up the demo plan's
+ * connections, an existing WABA channel taken over with this spec's secrets.
+ */
+export async function wabaChannel(page: Page, fake: FakeGraphApi, name: string): Promise<LiveChannel> {
+  const appSecret = `app-secret-${randomBytes(8).toString('hex')}`;
+  const settings = {
+    wabaPhoneNumberId: fake.phoneNumberId,
+    wabaBusinessAccountId: fake.businessAccountId,
+    wabaApiVersion: 'v21.0',
+    wabaManagerToken: fake.token,
+    wabaAppSecret: appSecret,
+    wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+  };
+  const created = await call(page, 'POST', '/whatsapp', { type: 'waba', name: `${name} ${suffix()}`, ...settings });
+  if (created.status === 201) return { id: created.body.id, appSecret, created: true };
+  expect(created.body?.error).toBe('ERR_CONNECTION_LIMIT');
+  const channels: { id: number; type: string }[] = await api(page, 'GET', '/whatsapp/');
+  const reused = channels.find((c) => c.type === 'waba');
+  expect(reused, 'a WABA channel to take over').toBeTruthy();
+  await api(page, 'PUT', `/whatsapp/${reused!.id}`, settings);
+  return { id: reused!.id, appSecret, created: false };
+}
+
+/** A customer's text message arriving through the Cloud API webhook (a new contact opens a pending ticket). */
+export async function deliverInbound(
+  baseURL: string,
+  fake: FakeGraphApi,
+  channel: LiveChannel,
+  from: string,
+  name: string,
+  text: string,
+) {
+  const res = await deliverWebhook(
+    `${baseURL}/webhooks/waba/${channel.id}`,
+    inboundPayload(fake.phoneNumberId, [{ from, name, message: { type: 'text', text: { body: text } } }]),
+    channel.appSecret,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
