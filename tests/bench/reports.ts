@@ -119,6 +119,8 @@ async function seedTenant(q: Query, name: string, size: typeof BIG) {
      SELECT $1, id, CASE WHEN id % 10 < 3 THEN "userId" END, 'create', '{}', "createdAt" FROM tickets WHERE "tenantId" = $1`,
     [t],
   );
+  // The tickets the company started (its create log names a user), as the ticket records it.
+  await q(`UPDATE tickets SET "isActiveDemand" = (id % 10 < 3) WHERE "tenantId" = $1`, [t]);
   await q(
     `INSERT INTO ticket_ratings ("tenantId", "ticketId", "userId", rating, "createdAt")
      SELECT $1, id, "userId", (id / 3) % 6, "closedAt" FROM tickets WHERE "tenantId" = $1 AND status = 'closed' AND id % 3 = 0`,

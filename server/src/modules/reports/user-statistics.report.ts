@@ -12,7 +12,9 @@ type Filters = ReportFilters<'estatisticas-atendimentos-usuarios'>;
  * - ticketsHandled: those tickets assigned to the user; ticketsResolved: those of them closed;
  * - messagesSent: the user's messages in those tickets (agent messages, private notes excluded);
  * - firstResponse: first agent message minus ticket creation, median (percentile_cont) over the
- *   user's tickets that have one; resolution: closing minus creation over their closed tickets;
+ *   user's tickets that have one, tickets the company started (isActiveDemand) excepted: there
+ *   was nothing to respond to (as the recorded firstReply facts); resolution: closing minus
+ *   creation over their closed tickets;
  * - ratings: count and average of the ratings of the user's tickets.
  * Computed here from tickets and messages in SQL; the totals row is computed over the same
  * tickets (its medians are the medians of all of them, not a median of medians).
@@ -24,7 +26,7 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
        SELECT u.id, u.name, u.email FROM users u
         WHERE u."tenantId" = ${tenant} AND u.profile <> 'superadmin' ${chosen}
      ), tk AS MATERIALIZED (
-       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt"
+       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt", t."isActiveDemand"
          FROM tickets t
         WHERE ${ticketConditions(ctx, { ...f, usersIds: undefined }, p).join(' AND ')}
      ), sent AS MATERIALIZED (
@@ -37,7 +39,7 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
                  GROUP BY m."userId") s
      ), per_ticket AS (
        SELECT tk."userId", tk.status,
-              EXTRACT(EPOCH FROM (fr."firstAt" - tk."createdAt"))::float8 AS "firstResponse",
+              CASE WHEN NOT tk."isActiveDemand" THEN EXTRACT(EPOCH FROM (fr."firstAt" - tk."createdAt"))::float8 END AS "firstResponse",
               CASE WHEN tk.status = 'closed' AND tk."closedAt" IS NOT NULL
                    THEN EXTRACT(EPOCH FROM (tk."closedAt" - tk."createdAt"))::float8 END AS resolution,
               r.rating
