@@ -9,6 +9,7 @@ import { ContactSearch1763760000000 } from './1763760000000-contact-search';
 import { PeriodicRuns1763770000000 } from './1763770000000-periodic-runs';
 import { MessageSendClaim1763771000000 } from './1763771000000-message-send-claim';
 import { TicketMetrics1763780000000 } from './1763780000000-ticket-metrics';
+import { ReportIndexes1763785000000 } from './1763785000000-report-indexes';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   PeriodicRuns1763770000000,
   MessageSendClaim1763771000000,
   TicketMetrics1763780000000,
+  ReportIndexes1763785000000,
 ];

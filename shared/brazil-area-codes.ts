@@ -45,10 +45,10 @@ export const BRAZIL_COUNTRY_CODE = '55';
 
 /**
  * A stored Brazilian number: 55, a two-digit area code (no zero), then 8 digits (landline) or 9
- * (mobile). The same test is written in SQL by the report (`BRAZIL_NUMBER_SQL_PATTERN`).
+ * (mobile). Stored numbers are digits only (`shared/validation/contact-number.ts`), so the report's
+ * SQL says the same with `LIKE '55%'`, the length and the area code's membership in the table.
  */
 const BRAZIL_NUMBER = /^55([1-9][1-9])\d{8,9}$/;
-export const BRAZIL_NUMBER_SQL_PATTERN = '^55[1-9][1-9][0-9]{8,9}$';
 
 /** The area code of a stored Brazilian number, or null for another country or a malformed number. */
 export function areaCodeOf(number: string | null | undefined): string | null {

@@ -1,4 +1,4 @@
-import { AREA_CODES_BY_UF, BRAZIL_NUMBER_SQL_PATTERN, UF_BY_AREA_CODE } from '@shared/brazil-area-codes';
+import { AREA_CODES_BY_UF, UF_BY_AREA_CODE } from '@shared/brazil-area-codes';
 import type { BrazilUf, ReportColumn, ReportFilters, ReportId } from '@shared/schemas/reports';
 import { contactFilterConditions } from '../contacts/contact-list.query';
 import { toInt, toIso, type ReportContext, type ReportDefinition, type ReportSummarySql } from './report-definition';
@@ -12,8 +12,16 @@ import { periodCondition, type ReportRowsSql, type SqlParams } from './report-sq
  * schema says so) and answer, as totals, how many of the contacts fall in each selected group.
  */
 
-/** The state of `c.number` (55 + area code + 8 or 9 digits), from the fixed table; null otherwise. */
-const UF_SQL = `CASE WHEN c.number ~ '${BRAZIL_NUMBER_SQL_PATTERN}' THEN (CASE substring(c.number, 3, 2) ${[...UF_BY_AREA_CODE]
+/**
+ * A Brazilian number as stored (digits, E.164 without '+'): 55, the area code, 8 or 9 digits. The
+ * same expressions as the partial index contacts_tenant_area_code_idx (migration
+ * 1763785000000-report-indexes), so the state report reads that index.
+ */
+export const BRAZIL_NUMBER_SQL = `c.number LIKE '55%' AND length(c.number) IN (12, 13)`;
+export const AREA_CODE_SQL = 'substring(c.number, 3, 2)';
+
+/** The state of `c.number` from the fixed table (shared/brazil-area-codes.ts); null for other numbers. */
+const UF_SQL = `CASE WHEN ${BRAZIL_NUMBER_SQL} THEN (CASE ${AREA_CODE_SQL} ${[...UF_BY_AREA_CODE]
   .map(([code, uf]) => `WHEN '${code}' THEN '${uf}'`)
   .join(' ')} END) END`;
 
@@ -45,7 +53,7 @@ export function contactConditions(ctx: ReportContext, f: { startDate: string; en
   if (f.kanbanIds?.length) where.push(`c."kanbanId" = ANY(${p.bind(f.kanbanIds, 'int[]')})`);
   if (f.states?.length) {
     const codes = f.states.flatMap((uf) => AREA_CODES_BY_UF[uf]);
-    where.push(`c.number ~ '${BRAZIL_NUMBER_SQL_PATTERN}' AND substring(c.number, 3, 2) = ANY(${p.bind(codes, 'text[]')})`);
+    where.push(`${BRAZIL_NUMBER_SQL} AND ${AREA_CODE_SQL} = ANY(${p.bind(codes, 'text[]')})`);
   }
   if (f.queuesIds?.length) {
     where.push(`EXISTS (SELECT 1 FROM tickets qt WHERE qt."contactId" = c.id AND qt."queueId" = ANY(${p.bind(f.queuesIds, 'int[]')}))`);
@@ -102,8 +110,10 @@ function groupSummary(
   group: { label: string; key: string; by: string },
   where: string[],
 ): ReportSummarySql {
+  // Without a join a contact is one row: count(*) needs no sort of the ids.
+  const count = join ? 'count(DISTINCT c.id)' : 'count(*)';
   return {
-    sql: `SELECT ${group.label} AS label, count(DISTINCT c.id)::int AS count, GROUPING(${group.key})::int AS "isTotal"
+    sql: `SELECT ${group.label} AS label, ${count}::int AS count, GROUPING(${group.key})::int AS "isTotal"
             FROM contacts c ${join}
            WHERE ${where.join(' AND ')}
            GROUP BY GROUPING SETS ((${group.by}), ())

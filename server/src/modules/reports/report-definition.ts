@@ -19,6 +19,12 @@ export interface ReportSummarySql {
   read(rows: Record<string, unknown>[]): { count: number; totals?: ReportTotals };
 }
 
+/** One statement answering a page: its rows (database rows, see `present`), count and totals. */
+export interface ReportPageSql {
+  sql: string;
+  read(rows: Record<string, unknown>[]): { rows: Record<string, unknown>[]; count: number; totals?: ReportTotals };
+}
+
 /**
  * One report: its Portuguese title and columns, and its SQL. The filters were validated by the
  * shared schema (`REPORT_FILTER_SCHEMAS[id]`) before the definition sees them. Every statement
@@ -34,6 +40,11 @@ export interface ReportDefinition<Id extends ReportId = ReportId> {
   rows(ctx: ReportContext, filters: ReportFilters<Id>, p: SqlParams): ReportRowsSql;
   /** Count and totals in one statement; without it the service counts the rows. */
   summary?(ctx: ReportContext, filters: ReportFilters<Id>, p: SqlParams): ReportSummarySql;
+  /**
+   * The page, its count and its totals in one statement, for a report whose rows and totals come
+   * out of the same costly aggregates; without it the service runs `rows` (paged) and `summary`.
+   */
+  page?(ctx: ReportContext, filters: ReportFilters<Id>, p: SqlParams, pageNumber: number, pageSize: number): ReportPageSql;
   /** A database row as the values of the columns (by key); may add fields that are not columns (ids). */
   present(row: Record<string, unknown>): Record<string, unknown>;
 }

@@ -1,3 +1,6 @@
+import { isIanaTimeZone } from '@shared/schemas/settings';
+import { DEFAULT_SETTINGS } from '@shared/settings';
+
 /**
  * SQL building blocks of the reports: bind parameters, the period of a report as instants of the
  * tenant's time zone, and the shape every report definition answers (one SELECT that the service
@@ -14,30 +17,14 @@ export class SqlParams {
   }
 }
 
-/** The tenant's time zone when the tenant has none (issue #13: a tenant setting, default São Paulo). */
-export const DEFAULT_REPORT_TIME_ZONE = 'America/Sao_Paulo';
-
-const knownZones = new Map<string, boolean>();
-
-/** True for an IANA zone name that this Node and (with the same tz database) PostgreSQL know. */
-export function isKnownTimeZone(zone: string): boolean {
-  let known = knownZones.get(zone);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      known = /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)*$/.test(zone);
-    } catch {
-      known = false;
-    }
-    knownZones.set(zone, known);
-  }
-  return known;
-}
-
-/** The time zone reports count days in: the tenant's `timeZone` setting when set and valid, else the default. */
+/**
+ * The time zone reports count days in: the tenant's `timeZone` setting (shared/settings.ts,
+ * default America/Sao_Paulo) when it is an IANA zone this runtime knows, else the default. The
+ * statistics calls read it the same way.
+ */
 export function reportTimeZone(settings: Readonly<Record<string, string | undefined>>): string {
   const zone = settings.timeZone?.trim();
-  return zone && isKnownTimeZone(zone) ? zone : DEFAULT_REPORT_TIME_ZONE;
+  return zone && isIanaTimeZone(zone) ? zone : DEFAULT_SETTINGS.timeZone;
 }
 
 export interface ReportPeriod {

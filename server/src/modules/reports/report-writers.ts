@@ -74,29 +74,36 @@ export const writeXlsx: ReportWriter = (doc, onError) => {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   void (async () => {
     const sheet = workbook.addWorksheet('Relatório', { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = doc.columns.map((c) => ({
-      key: c.key,
-      width: c.kind === 'text' ? 28 : c.kind === 'datetime' ? 18 : 14,
-      style: SPREADSHEET_FORMATS[c.kind] ? { numFmt: SPREADSHEET_FORMATS[c.kind] } : {},
-    }));
-    const header = sheet.addRow(doc.columns.map((c) => c.label));
-    header.font = { bold: true };
-    header.commit();
+    sheet.columns = doc.columns.map((c) => ({ key: c.key, width: c.kind === 'text' ? 28 : c.kind === 'datetime' ? 18 : 14 }));
+    // One style object per column, given to each of its cells: exceljs then looks it up once
+    // (by identity) instead of building a style per cell, which doubled the time of a large file.
+    const styles = doc.columns.map((c) => (SPREADSHEET_FORMATS[c.kind] ? { numFmt: SPREADSHEET_FORMATS[c.kind] } : {}));
+    const addRow = (values: unknown[], font?: Partial<ExcelJS.Font>) => {
+      const row = sheet.addRow(values);
+      for (let i = 0; i < styles.length; i++) {
+        const cell = row.getCell(i + 1);
+        cell.style = font ? { ...styles[i], font } : styles[i];
+      }
+      row.commit();
+    };
+    addRow(
+      doc.columns.map((c) => c.label),
+      { bold: true },
+    );
     for await (const batch of doc.batches) {
       if (out.destroyed) return;
-      for (const row of batch) sheet.addRow(doc.columns.map((c) => cellValue(c, row[c.key], doc.clock))).commit();
+      for (const row of batch) addRow(doc.columns.map((c) => cellValue(c, row[c.key], doc.clock)));
       await drained(out);
     }
     if (doc.totals) {
       sheet.addRow([]).commit();
-      const totals = sheet.addRow(
+      addRow(
         doc.columns.map((c) => {
           const v = doc.totals?.[c.key];
           return v === undefined || v === null ? null : cellValue(c, v, doc.clock);
         }),
+        { bold: true },
       );
-      totals.font = { bold: true };
-      totals.commit();
     }
     sheet.commit();
     const about = workbook.addWorksheet('Filtros');

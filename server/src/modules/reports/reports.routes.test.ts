@@ -109,7 +109,7 @@ describe('atendimentos-por-parametros', () => {
     ['demandsIds (Compra)', () => `&demandsIds=${w.demands.Compra}`, (k: TicketModel) => k.demand === 'Compra'],
     ['ratings 4 and 5', () => '&ratings=4,5', (k: TicketModel) => k.rating === 4 || k.rating === 5],
     ['ratings 0 (none in the period)', () => '&ratings[]=0', (k: TicketModel) => k.rating === 0],
-    ['isActiveDemand true (opened by a user)', () => '&isActiveDemand=true', (k: TicketModel) => k.openedBy !== undefined],
+    ['isActiveDemand true (started by the company)', () => '&isActiveDemand=true', (k: TicketModel) => k.openedBy !== undefined],
     ['isActiveDemand false', () => '&isActiveDemand=false', (k: TicketModel) => k.openedBy === undefined],
     ['queue Suporte only', () => '', (k: TicketModel) => k.queue === 'Suporte'],
   ])('filters by %s', async (label, query, pred) => {
@@ -157,6 +157,8 @@ describe('estatisticas-atendimentos-usuarios', () => {
   function expectedStats(queues = ['Vendas', 'Suporte']) {
     const period = w.tickets.filter((k) => inMarchSaoPaulo(k.createdAt) && queues.includes(k.queue));
     const firstResponse = (k: TicketModel) => {
+      // A ticket the company started has nothing to respond to.
+      if (k.openedBy) return null;
       const replies = k.messages.filter((m) => m.fromMe && m.user && !m.isPrivate).map((m) => m.at);
       return replies.length ? Math.min(...replies) * 60 : null;
     };
@@ -199,12 +201,13 @@ describe('estatisticas-atendimentos-usuarios', () => {
     expect(res.body.rows).toEqual(expected.rows);
     expect(res.body.totals).toEqual(expected.totals);
     expect(res.body.count).toBe(expected.rows.length);
-    // The figures the model gives, written out: Ana 2 tickets (first replies 10 and 5 min), Bruno 2 (20 and 40 min).
+    // The figures the model gives, written out: Ana 2 tickets (the one she started has no first response; the other 5 min),
+    // Bruno 2 (20 and 40 min).
     const ana = res.body.rows.find((r) => r.userName === 'Ana')!;
-    expect(ana).toMatchObject({ ticketsHandled: 2, ticketsResolved: 2, messagesSent: 3, firstResponseMedian: 450, resolutionMedian: 5400, ratingsAverage: 4 });
+    expect(ana).toMatchObject({ ticketsHandled: 2, ticketsResolved: 2, messagesSent: 3, firstResponseMedian: 300, resolutionMedian: 5400, ratingsAverage: 4 });
     const bruno = res.body.rows.find((r) => r.userName === 'Bruno')!;
     expect(bruno).toMatchObject({ ticketsHandled: 2, ticketsResolved: 1, messagesSent: 4, firstResponseMedian: 1800, resolutionMedian: 10800 });
-    expect(res.body.totals).toMatchObject({ ticketsHandled: 4, firstResponseMedian: 900, resolutionMedian: 7200, ratingsCount: 3 });
+    expect(res.body.totals).toMatchObject({ ticketsHandled: 4, firstResponseMedian: 1200, resolutionMedian: 7200, ratingsCount: 3 });
   });
 
   it('restricts the rows to usersIds and the tickets to the chosen queues', async () => {

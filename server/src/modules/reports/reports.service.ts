@@ -50,6 +50,11 @@ export class ReportsService {
     const def = REPORTS[id] as ReportDefinition<ReportId>;
     const ctx = await this.context(auth);
     const p = new SqlParams();
+    if (def.page) {
+      const page = def.page(ctx, filters as never, p, pageNumber, pageSize);
+      const { rows, ...summary } = page.read(await this.deps.dataSource.query(page.sql, p.values));
+      return presentReportPage(def, rows, summary, pageNumber, pageSize);
+    }
     const rows: Record<string, unknown>[] = await this.deps.dataSource.query(
       pageStatement(def.rows(ctx, filters as never, p), p, pageNumber, pageSize),
       p.values,

@@ -47,7 +47,7 @@ export interface TicketModel {
   closedAfter?: number;
   rating?: number;
   demand?: string;
-  /** opened by this user (its create log names them) */
+  /** opened by this user (its create log names them; the ticket is an active demand) */
   openedBy?: string;
   messages: MessageModel[];
 }
@@ -194,8 +194,8 @@ export async function seedReportWorld(server: TestServer): Promise<ReportWorld> 
     const protocol = `P-${k.key}-${unique()}`;
     const [{ id }] = await q(
       `INSERT INTO tickets ("tenantId", "contactId", "queueId", "userId", "whatsappId", channel, status, protocol, "demandId",
-                            "createdAt", "closedAt", "lastMessageAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10) RETURNING id`,
+                            "createdAt", "closedAt", "lastMessageAt", "isActiveDemand")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10, $12) RETURNING id`,
       [
         t,
         contactId(k.contact),
@@ -208,6 +208,7 @@ export async function seedReportWorld(server: TestServer): Promise<ReportWorld> 
         k.demand ? demands[k.demand] : null,
         k.createdAt,
         k.closedAfter !== undefined ? addMinutes(k.createdAt, k.closedAfter) : null,
+        k.openedBy !== undefined,
       ],
     );
     await q(`INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data, "createdAt") VALUES ($1, $2, $3, 'create', '{}', $4)`, [

@@ -19,8 +19,8 @@ type TicketFilters = ReportFilters<'atendimentos-por-parametros'>;
  * chosen queues, the other filters, and what the ticket visibility policy lets the caller see.
  * - tagsIds: the ticket's contact has any of the tags (tags belong to contacts).
  * - ratings: the ticket's rating is one of them.
- * - isActiveDemand: 'true' = the ticket was opened by a user (POST /tickets, a scheduled or
- *   birthday message: its `create` log names a user), 'false' = opened by the customer.
+ * - isActiveDemand: the ticket's recorded `isActiveDemand` ('true': started by the company, an
+ *   agent or an automated message; 'false': started by the customer).
  */
 export function ticketConditions(
   ctx: ReportContext,
@@ -43,10 +43,7 @@ export function ticketConditions(
       `EXISTS (SELECT 1 FROM ticket_ratings fr WHERE fr."ticketId" = t.id AND fr.rating = ANY(${p.bind(f.ratings, 'int[]')}))`,
     );
   }
-  if (f.isActiveDemand) {
-    const opened = `EXISTS (SELECT 1 FROM ticket_logs fl WHERE fl."ticketId" = t.id AND fl.type = 'create' AND fl."userId" IS NOT NULL)`;
-    where.push(f.isActiveDemand === 'true' ? opened : `NOT ${opened}`);
-  }
+  if (f.isActiveDemand) where.push(`t."isActiveDemand" = ${p.bind(f.isActiveDemand === 'true', 'boolean')}`);
   const visible = visibilitySql(ctx.viewer, { showAll: true }, p.values);
   if (visible) where.push(visible);
   return where;

@@ -12,7 +12,9 @@ type Filters = ReportFilters<'estatisticas-atendimentos-usuarios'>;
  * - ticketsHandled: those tickets assigned to the user; ticketsResolved: those of them closed;
  * - messagesSent: the user's messages in those tickets (agent messages, private notes excluded);
  * - firstResponse: first agent message minus ticket creation, median (percentile_cont) over the
- *   user's tickets that have one; resolution: closing minus creation over their closed tickets;
+ *   user's tickets that have one, tickets the company started (isActiveDemand) excepted: there
+ *   was nothing to respond to (as the recorded firstReply facts); resolution: closing minus
+ *   creation over their closed tickets;
  * - ratings: count and average of the ratings of the user's tickets.
  * Computed here from tickets and messages in SQL; the totals row is computed over the same
  * tickets (its medians are the medians of all of them, not a median of medians).
@@ -24,17 +26,20 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
        SELECT u.id, u.name, u.email FROM users u
         WHERE u."tenantId" = ${tenant} AND u.profile <> 'superadmin' ${chosen}
      ), tk AS MATERIALIZED (
-       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt"
+       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt", t."isActiveDemand"
          FROM tickets t
         WHERE ${ticketConditions(ctx, { ...f, usersIds: undefined }, p).join(' AND ')}
      ), sent AS MATERIALIZED (
-       SELECT m."ticketId", m."userId", count(*) AS messages, min(m."createdAt") AS "firstAt"
-         FROM tk JOIN messages m ON m."ticketId" = tk.id
-        WHERE m."fromMe" AND NOT m."isPrivate" AND m."userId" IS NOT NULL
-        GROUP BY m."ticketId", m."userId"
+       -- One index probe per ticket (messages_agent_reply_idx): the agent messages of each user in it.
+       SELECT tk.id AS "ticketId", s."userId", s.messages, s."firstAt"
+         FROM tk CROSS JOIN LATERAL (
+                SELECT m."userId", count(*) AS messages, min(m."createdAt") AS "firstAt"
+                  FROM messages m
+                 WHERE m."ticketId" = tk.id AND m."fromMe" AND NOT m."isPrivate" AND m."userId" IS NOT NULL
+                 GROUP BY m."userId") s
      ), per_ticket AS (
        SELECT tk."userId", tk.status,
-              EXTRACT(EPOCH FROM (fr."firstAt" - tk."createdAt"))::float8 AS "firstResponse",
+              CASE WHEN NOT tk."isActiveDemand" THEN EXTRACT(EPOCH FROM (fr."firstAt" - tk."createdAt"))::float8 END AS "firstResponse",
               CASE WHEN tk.status = 'closed' AND tk."closedAt" IS NOT NULL
                    THEN EXTRACT(EPOCH FROM (tk."closedAt" - tk."createdAt"))::float8 END AS resolution,
               r.rating
@@ -56,6 +61,39 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
      )`;
 }
 
+const ROW_SELECT = `u.id AS "userId", u.name AS "userName", u.email,
+  COALESCE(b.handled, 0)::int AS "ticketsHandled", COALESCE(b.resolved, 0)::int AS "ticketsResolved",
+  COALESCE(s.messages, 0)::int AS "messagesSent",
+  b."firstResponseMedian", b."resolutionMedian",
+  COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`;
+const ROW_FROM = `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`;
+const TOTALS_SELECT = `SELECT (SELECT count(*) FROM people)::int AS count,
+  count(*)::int AS handled,
+  count(*) FILTER (WHERE status = 'closed')::int AS resolved,
+  (SELECT COALESCE(sum(messages), 0) FROM sent_by_user)::int AS messages,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY "firstResponse") AS "firstResponseMedian",
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY resolution) AS "resolutionMedian",
+  count(rating)::int AS ratings,
+  avg(rating)::float8 AS "ratingAverage"
+  FROM per_ticket`;
+
+function readTotals(row: Record<string, unknown> | undefined) {
+  return {
+    count: toInt(row?.count),
+    totals: {
+      userName: 'Total',
+      email: null,
+      ticketsHandled: toInt(row?.handled),
+      ticketsResolved: toInt(row?.resolved),
+      messagesSent: toInt(row?.messages),
+      firstResponseMedian: toRounded(row?.firstResponseMedian, 0),
+      resolutionMedian: toRounded(row?.resolutionMedian, 0),
+      ratingsCount: toInt(row?.ratings),
+      ratingsAverage: toRounded(row?.ratingAverage),
+    },
+  };
+}
+
 export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-usuarios'> = {
   id: 'estatisticas-atendimentos-usuarios',
   title: 'Estatísticas de atendimentos por usuário',
@@ -74,12 +112,8 @@ export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-u
   rows(ctx, f, p) {
     return {
       with: statisticsCtes(ctx, f, p),
-      select: `u.id AS "userId", u.name AS "userName", u.email,
-               COALESCE(b.handled, 0)::int AS "ticketsHandled", COALESCE(b.resolved, 0)::int AS "ticketsResolved",
-               COALESCE(s.messages, 0)::int AS "messagesSent",
-               b."firstResponseMedian", b."resolutionMedian",
-               COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`,
-      from: `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`,
+      select: ROW_SELECT,
+      from: ROW_FROM,
       where: [],
       keys: [
         { expr: 'lower(u.name)', type: 'text' },
@@ -91,31 +125,23 @@ export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-u
 
   summary(ctx, f, p) {
     return {
-      sql: `${statisticsCtes(ctx, f, p)}
-            SELECT (SELECT count(*) FROM people)::int AS count,
-                   count(*)::int AS handled,
-                   count(*) FILTER (WHERE status = 'closed')::int AS resolved,
-                   (SELECT COALESCE(sum(messages), 0) FROM sent_by_user)::int AS messages,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY "firstResponse") AS "firstResponseMedian",
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY resolution) AS "resolutionMedian",
-                   count(rating)::int AS ratings,
-                   avg(rating)::float8 AS "ratingAverage"
-              FROM per_ticket`,
-      read([row]) {
-        return {
-          count: toInt(row.count),
-          totals: {
-            userName: 'Total',
-            email: null,
-            ticketsHandled: toInt(row.handled),
-            ticketsResolved: toInt(row.resolved),
-            messagesSent: toInt(row.messages),
-            firstResponseMedian: toRounded(row.firstResponseMedian, 0),
-            resolutionMedian: toRounded(row.resolutionMedian, 0),
-            ratingsCount: toInt(row.ratings),
-            ratingsAverage: toRounded(row.ratingAverage),
-          },
-        };
+      sql: `${statisticsCtes(ctx, f, p)} ${TOTALS_SELECT}`,
+      read: ([row]) => readTotals(row),
+    };
+  },
+
+  /** The page and the totals out of one run of the aggregates (they are the expensive part). */
+  page(ctx, f, p, pageNumber, pageSize) {
+    const ctes = statisticsCtes(ctx, f, p);
+    const limit = p.bind(pageSize, 'int');
+    const offset = p.bind((pageNumber - 1) * pageSize, 'int');
+    return {
+      sql: `${ctes}, totals AS (${TOTALS_SELECT}),
+            page AS (SELECT ${ROW_SELECT}, lower(u.name) AS "sortName" ${ROW_FROM} ORDER BY lower(u.name), u.id LIMIT ${limit} OFFSET ${offset})
+            SELECT page.*, to_jsonb(totals) AS "summary" FROM totals LEFT JOIN page ON true ORDER BY page."sortName", page."userId"`,
+      read(rows) {
+        const summary = readTotals(rows[0]?.summary as Record<string, unknown> | undefined);
+        return { rows: rows.filter((r) => r.userId !== null && r.userId !== undefined), ...summary };
       },
     };
   },
