@@ -8,6 +8,7 @@ import { ChannelAuthState1763750000000 } from './1763750000000-channel-auth-stat
 import { ContactSearch1763760000000 } from './1763760000000-contact-search';
 import { PeriodicRuns1763770000000 } from './1763770000000-periodic-runs';
 import { MessageSendClaim1763771000000 } from './1763771000000-message-send-claim';
+import { TicketMetrics1763780000000 } from './1763780000000-ticket-metrics';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   ContactSearch1763760000000,
   PeriodicRuns1763770000000,
   MessageSendClaim1763771000000,
+  TicketMetrics1763780000000,
 ];

@@ -22,6 +22,8 @@ export const DEFAULT_SETTINGS = {
   forceSignature: 'disabled',
   /** Idle open tickets are resolved after this many minutes; '0' is off (spec section 9). */
   autoCloseTicketsMinutes: '0',
+  /** IANA time zone of the tenant's calendar: the dashboard's and the reports' days and hours. */
+  timeZone: 'America/Sao_Paulo',
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

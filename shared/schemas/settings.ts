@@ -28,6 +28,24 @@ const autoCloseMinutes = z.string().refine((v) => (AUTO_CLOSE_VALUES as readonly
   error: `deve ser um destes valores em minutos: ${AUTO_CLOSE_VALUES.join(', ')} (0 desativa)`,
 });
 
+/**
+ * An IANA time zone name the runtime knows (`America/Sao_Paulo`, `Europe/Lisbon`, `UTC`). Offsets
+ * and POSIX rules (`UTC+3`, `EST5EDT`, `-03`) are refused: their sign conventions differ between
+ * PostgreSQL and everyone else, and they ignore daylight-saving changes.
+ */
+export function isIanaTimeZone(name: string): boolean {
+  if (name === 'UTC') return true;
+  if (!/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(name) || name.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const timeZone = z.string().refine(isIanaTimeZone, { error: 'deve ser um fuso horário IANA, como America/Sao_Paulo' });
+
 /** The value rule of every known key; a key without a rule cannot be written (typed exhaustively). */
 export const SETTING_VALUE_SCHEMAS: { [K in SettingKey]: z.ZodType<string> } = {
   NotViewAssignedTickets: toggle,
@@ -39,6 +57,7 @@ export const SETTING_VALUE_SCHEMAS: { [K in SettingKey]: z.ZodType<string> } = {
   nullticket: toggle,
   forceSignature: toggle,
   autoCloseTicketsMinutes: autoCloseMinutes,
+  timeZone,
 };
 
 /**

@@ -5,8 +5,10 @@ import { contactsRoutes } from './contacts/contacts.routes';
 import { demandsRoutes } from './demands/demands.routes';
 import { kanbanRoutes } from './kanban/kanban.routes';
 import { queuesRoutes } from './queues/queues.routes';
+import { reportsRoutes } from './reports/reports.routes';
 import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
+import { statisticsRoutes } from './statistics/statistics.routes';
 import { tagsRoutes } from './tags/tags.routes';
 import { teamsRoutes } from './teams/teams.routes';
 import { ticketPanelRoutes } from './ticket-panel/ticket-panel.routes';
@@ -38,6 +40,8 @@ export function moduleRouters(deps: AppDeps): Router[] {
     ticketPanelRoutes(deps),
     messagesRoutes(deps),
     channelsRoutes(deps),
+    statisticsRoutes(deps),
     webhooksRoutes(deps),
+    reportsRoutes(deps),
   ];
 }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { ContactsRoute } from '../../features/contacts/contacts-route';
+import { REPORT_SCREENS } from '../../features/reports/report-routes';
 
 /**
  * The built screen of each route id of the route table. A route missing here still renders the
@@ -113,6 +114,8 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
+  // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
+  ...REPORT_SCREENS,
 };
 
 /**

@@ -12,6 +12,7 @@ import { emitMessages } from '../../modules/messages/message-events';
 import { lastMessagePreview, loadTicket } from '../../modules/messages/message-ticket';
 import { presentMessage } from '../../modules/messages/messages.presenter';
 import { returnedRows, selectMessagesByIds } from '../../modules/messages/messages.query';
+import { recordInboundMessages } from '../../modules/tickets/ticket-metrics';
 import { upsertActiveTickets } from '../../modules/tickets/ticket-upsert';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from '../../modules/tickets/tickets.presenter';
 import { ACK_BY_STATUS, type ChannelType, type IdentityKind, type InboundMessage, type StatusUpdate } from '../channel-adapter';
@@ -366,8 +367,11 @@ export class InboundPipeline {
         [ticketIds, ticketIds.map((id) => perTicket.get(id)!.n), ticketIds.map((id) => perTicket.get(id)!.preview)],
       );
 
-      // Reads for the payloads, then every event in one statement (the tenant lock, last).
       const messageIds = stored.map((p) => inserted.get(`${p.message.channelId}:${p.message.providerMessageId}`)!);
+      // The customer's messages are metric facts, with each ticket's queue and agent now.
+      await recordInboundMessages(tx, messageIds);
+
+      // Reads for the payloads, then every event in one statement (the tenant lock, last).
       const ticketRows: TicketRow[] = await tx.query(`${TICKET_SELECT} WHERE t.id = ANY($1::int[])`, [ticketIds]);
       const messageRows = await selectMessagesByIds(tx, messageIds);
       const ticketById = new Map(ticketRows.map((r) => [r.id, r]));

@@ -138,7 +138,7 @@ export class MessageBirthdayService {
             tx,
             ticket,
             opts.userId ?? null,
-            { body, mediaType: 'chat', clientId, isPrivate: false, status: 'pending' },
+            { body, mediaType: 'chat', clientId, isPrivate: false, status: 'pending', automated: true },
             now,
           ).catch((err: unknown) => {
             // Another run greeted this contact a moment ago: roll back (no empty ticket left behind).

@@ -9,6 +9,7 @@ import {
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
+import { recordOutboundMessages } from '../tickets/ticket-metrics';
 import { upsertActiveTicket } from '../tickets/ticket-upsert';
 import { MessageAccess } from './message-access';
 import { emitMessages } from './message-events';
@@ -294,6 +295,8 @@ export class MessageScheduleService {
           WHERE id = $1`,
         [row.id, body, ticket.id, ticket.whatsappId, ticket.contactId, now, Math.floor(now.getTime() / 1000)],
       );
+      // Due now: the agent's message reaches the customer, a metric fact like any reply.
+      await recordOutboundMessages(tx, ticket.id, [Number(row.id)], row.userId !== null ? 'reply' : 'autoMessage');
       // A file scheduled through POST /messages/{ticketId} keeps its file: only the status moves.
       await touchTicketForOutbound(tx, ticket.id, { body, mediaType: row.mediaType, mediaName: row.mediaName, isPrivate: false }, now);
       await emitTicketChanged(tx, emit, ticket.id, createdTicket ? 'create' : 'update');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ACK_BY_STATUS } from '../../channels/channel-adapter';
 import { AppError } from '../../core/app-error';
 import type { Queryable } from '../../core/tenant-catalog';
+import { recordOutboundMessages } from '../tickets/ticket-metrics';
 import type { MessageTicket } from './message-ticket';
 
 /** An outbound (or private) message about to be written. */
@@ -19,6 +20,8 @@ export interface OutboundDraft {
   scheduleDate?: Date | null;
   dataJson?: Record<string, unknown> | null;
   lastError?: string | null;
+  /** Written by the system on its own (a birthday greeting): counted as automated, never as an agent's reply. */
+  automated?: boolean;
 }
 
 /** A server-made client id when the client sent none (every outbound row has one). */
@@ -27,7 +30,8 @@ export const serverClientId = (prefix = 'srv'): string => `${prefix}-${randomUUI
 /**
  * Writes the message row FIRST (LESSONS 2), idempotent on (tenant, clientId): a retry of the
  * same request finds the row the first try wrote and sends nothing twice (`created` false).
- * A clientId already used for another ticket is refused. Runs in the caller's transaction.
+ * A clientId already used for another ticket is refused. Runs in the caller's transaction, which
+ * also records the message's metric fact.
  */
 export async function insertOutbound(
   tx: Queryable,
@@ -70,7 +74,15 @@ export async function insertOutbound(
       now,
     ],
   );
-  if (inserted[0]) return { id: Number(inserted[0].id), created: true };
+  if (inserted[0]) {
+    const id = Number(inserted[0].id);
+    // A message going to the customer now is a metric fact (ticket-metrics.ts); a scheduled one
+    // becomes one when it is due, a private note never.
+    if (draft.status === 'pending' && !draft.isPrivate) {
+      await recordOutboundMessages(tx, ticket.id, [id], userId !== null && !draft.automated ? 'reply' : 'autoMessage');
+    }
+    return { id, created: true };
+  }
   const [existing] = (await tx.query(`SELECT id, "ticketId" FROM messages WHERE "tenantId" = $1 AND "clientId" = $2`, [
     ticket.tenantId,
     draft.clientId,

@@ -61,6 +61,7 @@ export class SettingsService {
       });
     }
     const value = parsed.data;
+    if (key === 'timeZone') await this.assertDatabaseKnowsZone(value);
     const entry = await this.deps.events.transaction(async (tx, emit) => {
       await lockTenant(tx, auth.tenantId);
       const next = { ...(await readSettings(tx, auth.tenantId)), [key]: value };
@@ -79,6 +80,18 @@ export class SettingsService {
     // After the commit: a read between the write and the commit must not re-cache the old value.
     this.cache.invalidate(auth.tenantId);
     return entry;
+  }
+
+  /**
+   * Days and hours are bucketed by the database (`AT TIME ZONE`): a zone the runtime knows but
+   * the database's time zone files do not would fail every statistics call later.
+   */
+  private async assertDatabaseKnowsZone(zone: string): Promise<void> {
+    try {
+      await this.deps.dataSource.query(`SELECT now() AT TIME ZONE $1`, [zone]);
+    } catch {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'value', message: 'fuso horário desconhecido pelo banco de dados' }] });
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { withDefaultRating, type RatingSettings } from '@shared/schemas/tenant-s
 import type { Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
+import { recordRating } from './ticket-metrics';
 import { applyTicketChange, lockTicket, queueOutboundText, selectTicket, type TicketSet } from './ticket-writes';
 import type { TicketRow } from './tickets.presenter';
 
@@ -215,6 +216,7 @@ export async function handleInboundForTicket(
        ON CONFLICT ("ticketId") DO UPDATE SET rating = EXCLUDED.rating, attempts = EXCLUDED.attempts, "createdAt" = now()`,
       [current.tenantId, current.id, current.userId, rating, Math.max(requests, 1)],
     );
+    await recordRating(tx, current.id);
     if (settings.thanksMessage.trim()) {
       await queueOutboundText(tx, current, settings.thanksMessage.trim(), { userId: null, now, kind: 'ratingThanks' });
     }

@@ -4,6 +4,7 @@ import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
 import { ratingSettingsOf } from './ticket-closing';
+import { recordRating } from './ticket-metrics';
 import { TicketViewerLoader } from './ticket-viewer';
 import { applyTicketChange, lockTicket, selectTicket, ticketAudienceOf } from './ticket-writes';
 import { authorizeNoteDelete, authorizeTicket } from './tickets.policy';
@@ -88,6 +89,7 @@ export class TicketNotesService {
          RETURNING rating, "userId", attempts, "createdAt"`,
         [ticket.tenantId, ticket.id, ticket.userId, rating],
       )) as { rating: number; userId: number | null; attempts: number; createdAt: Date }[];
+      await recordRating(tx, ticket.id);
       const label = (await ratingSettingsOf(tx, ticket.tenantId)).labels[rating] ?? '';
       await applyTicketChange(
         tx,

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { recordTicketsOpened } from './ticket-metrics';
 
 export interface ActiveTicketRow {
   id: number;
@@ -25,11 +26,11 @@ export interface ActiveTicketRow {
  */
 export async function upsertActiveTicket(
   tx: EntityManager,
-  input: { tenantId: number; contactId: number; channelId: number | null; channelType?: string | null; isGroup?: boolean; queueId?: number | null; userId?: number | null; status?: 'open' | 'pending'; actorUserId?: number | null },
+  input: ActiveTicketInput,
 ): Promise<{ ticket: ActiveTicketRow; created: boolean }> {
   const rows: (ActiveTicketRow & { created: boolean })[] = await tx.query(
-    `INSERT INTO tickets ("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, "startedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::varchar, CASE WHEN $8::varchar = 'open' THEN now() END)
+    `INSERT INTO tickets ("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, "startedAt", "isActiveDemand")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::varchar, CASE WHEN $8::varchar = 'open' THEN now() END, $9)
      ON CONFLICT ("tenantId", "contactId", (COALESCE("whatsappId", 0))) WHERE status IN ('open','pending')
      DO UPDATE SET "updatedAt" = tickets."updatedAt"
      RETURNING *, (xmax = 0) AS created`,
@@ -42,6 +43,7 @@ export async function upsertActiveTicket(
       input.queueId ?? null,
       input.userId ?? null,
       input.status ?? 'pending',
+      input.isActiveDemand ?? true,
     ],
   );
   const row = rows[0];
@@ -58,6 +60,7 @@ export async function upsertActiveTicket(
       input.actorUserId ?? null,
       JSON.stringify({ status: ticket.status, channelId: input.channelId }),
     ]);
+    await recordTicketsOpened(tx, [ticket.id]);
   }
   return { ticket: ticket as ActiveTicketRow, created };
 }
@@ -72,6 +75,12 @@ export interface ActiveTicketInput {
   userId?: number | null;
   status?: 'open' | 'pending';
   actorUserId?: number | null;
+  /**
+   * Started by us (an agent, a schedule, a greeting) rather than by a message from the customer:
+   * the anchor's "demanda ativa". upsertActiveTicket defaults to true (every caller but the
+   * inbound pipeline starts tickets outbound), upsertActiveTickets (the pipeline) to false.
+   */
+  isActiveDemand?: boolean;
 }
 
 /**
@@ -88,11 +97,12 @@ export async function upsertActiveTickets(
   if (inputs.length === 0) return [];
   const rows: (ActiveTicketRow & { created: boolean; ord: number })[] = await tx.query(
     `WITH x AS (
-       SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::varchar[], $5::boolean[], $6::int[], $7::int[], $8::varchar[])
-              WITH ORDINALITY AS x("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, ord)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::varchar[], $5::boolean[], $6::int[], $7::int[], $8::varchar[], $9::boolean[])
+              WITH ORDINALITY AS x("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, "isActiveDemand", ord)
      ), upserted AS (
-       INSERT INTO tickets ("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, "startedAt")
-       SELECT "tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, CASE WHEN status = 'open' THEN now() END
+       INSERT INTO tickets ("tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, "startedAt", "isActiveDemand")
+       SELECT "tenantId", "contactId", "whatsappId", channel, "isGroup", "queueId", "userId", status, CASE WHEN status = 'open' THEN now() END,
+              "isActiveDemand"
          FROM x ORDER BY ord
        ON CONFLICT ("tenantId", "contactId", (COALESCE("whatsappId", 0))) WHERE status IN ('open','pending')
        DO UPDATE SET "updatedAt" = tickets."updatedAt"
@@ -111,6 +121,7 @@ export async function upsertActiveTickets(
       inputs.map((i) => i.queueId ?? null),
       inputs.map((i) => i.userId ?? null),
       inputs.map((i) => i.status ?? 'pending'),
+      inputs.map((i) => i.isActiveDemand ?? false),
     ],
   );
   const results = rows.map(({ created, ord: _ord, ...ticket }) => ({ ticket: ticket as ActiveTicketRow, created }));
@@ -133,6 +144,7 @@ export async function upsertActiveTickets(
         created.map((r) => JSON.stringify({ status: r.ticket.status, channelId: byTicket.get(r.ticket.id)?.channelId ?? null })),
       ],
     );
+    await recordTicketsOpened(tx, created.map((r) => r.ticket.id));
   }
   return results;
 }

@@ -6,12 +6,14 @@ import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { Emit } from '../../realtime/domain-events';
+import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
 
 /**
  * The write path every ticket change shares (transitions, sweeps, inbound rating replies): lock
- * the row, update the given columns, write the ticket_logs row (who, what, when) and record
- * `ticket:update` to the ticket audience, all in the caller's transaction. Lock order: the
+ * the row, update the given columns, write the ticket_logs row (who, what, when), record the
+ * change's metric facts (ticket-metrics.ts) and `ticket:update` to the ticket audience, all in
+ * the caller's transaction. Lock order: the
  * ticket row first, the tenant row (taken by `emit` for the event seq) last.
  */
 
@@ -123,6 +125,7 @@ export async function applyTicketChange(
   }
   if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
   const after = (await selectTicket(tx, current.id)) as TicketRow;
+  await recordTicketChange(tx, current.id, current, after);
   await emitTicket(emit, 'update', after, current);
   return after;
 }
@@ -178,6 +181,7 @@ export async function guardOneActive<T>(
  * Queues a text to the contact as an outbound message row (status `pending`, due now): the
  * messages module's delivery sends every due pending row (job plus periodic sweep) with retries
  * and announces its progress, so a farewell or a rating request survives a restart like any send.
+ * It counts as an automated message, never as an agent's reply.
  */
 export async function queueOutboundText(
   tx: Queryable,
@@ -202,5 +206,6 @@ export async function queueOutboundText(
       JSON.stringify({ origin: opts.kind }),
     ],
   )) as { id: string }[];
+  await recordOutboundMessages(tx, ticket.id, [Number(row.id)], 'autoMessage');
   return Number(row.id);
 }
