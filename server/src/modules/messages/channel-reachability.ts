@@ -28,7 +28,10 @@ export interface ReachabilityRegistry {
  *
  * For providers whose session is only their HTTP API (those with `checkProvider`: Cloud API,
  * Messenger Platform, Telegram, hub), UNREACHABLE_AFTER_FAILURES sends in a row that got no
- * answer or a 5xx move the channel CONNECTED -> CONNECTION_LOST with a Portuguese reason; the
+ * answer or a 5xx, confirmed by a health check of the provider that fails the same way (a
+ * provider that answers its check while some sends fail is not unreachable: those messages
+ * spend their tries as usual), move the channel CONNECTED -> CONNECTION_LOST with a Portuguese
+ * reason; the
  * session events (`whatsappSession`, `whatsapp:update`) reach the tenant's supervisors and
  * admins as for any session change, and the connections screen shows the reason. While it is
  * lost its messages wait without spending tries (the delivery's "waiting for the channel").
@@ -63,9 +66,19 @@ export class ChannelReachability {
     this.failures.delete(channel.id);
     const registry = this.registry();
     if (!registry) return false;
+    // Sends failing while the provider answers its health check (a 5xx on some sends only) is
+    // not an unreachable provider: those messages spend their tries as usual.
+    let reason: string;
     try {
-      const now = await registry.setStatus(channel, 'CONNECTION_LOST', { reason: providerUnreachableReason(err.message) });
-      this.deps.logger.warn({ channelId: channel.id, reason: err.message }, 'channel provider unreachable: sends wait for it');
+      await adapter.checkProvider();
+      return false;
+    } catch (check) {
+      if (!(check instanceof ChannelSendError) || !check.providerUnreachable) return false;
+      reason = check.message;
+    }
+    try {
+      const now = await registry.setStatus(channel, 'CONNECTION_LOST', { reason: providerUnreachableReason(reason) });
+      this.deps.logger.warn({ channelId: channel.id, reason }, 'channel provider unreachable: sends wait for it');
       return now === 'CONNECTION_LOST';
     } catch (e) {
       // The session moved meanwhile (disconnected by an admin, reconnecting): that state stands.

@@ -8,8 +8,8 @@ import { createMessagingTenant, isolatedDatabase, messageRow, waitFor, type Isol
  * channel whose provider hangs never delays another tenant's reply, under both job drivers. The
  * periodic sweeps are stopped, so only the jobs deliver here.
  */
-const drivers = [
-  { driver: 'memory' as const, env: { REDIS_URL: '' } },
+const drivers: { driver: 'memory' | 'bull'; env: Record<string, string> }[] = [
+  { driver: 'memory', env: { REDIS_URL: '' } },
   ...(process.env.REDIS_URL ? [{ driver: 'bull' as const, env: {} }] : []),
 ];
 if (!process.env.REDIS_URL) describe.skip('deliver job concurrency under Bull (skipped: REDIS_URL is not set)', () => undefined);

@@ -123,21 +123,24 @@ describe('a provider down for minutes', () => {
     expect(messageStates(admin, id).some((m) => m.status === 'failed')).toBe(false);
   });
 
-  it('a send that works resets the count: occasional failures never mark the channel', async () => {
+  it('sends failing with 5xx while the provider answers its health check do not mark the channel: the reply spends its tries', async () => {
     const t = await createMessagingTenant(server, graph);
-    for (let i = 0; i < UNREACHABLE_AFTER_FAILURES; i++) {
-      graph.failNext({ status: 503 }, { path: (r) => r.json?.to === t.contact.number, times: UNREACHABLE_AFTER_FAILURES - 1 });
-      const id = await send(t, `Intermitente ${i}`);
-      for (let attempt = 1; attempt < UNREACHABLE_AFTER_FAILURES; attempt++) {
-        await waitForMessage(server, id, (r) => r.sendAttempts === attempt && r.lastError !== null && retryPlanned(r));
-        clock.advance(retryDelayMs(attempt));
-        await runSweep(server);
-      }
-      await waitForMessage(server, id, (r) => r.status === 'sent');
+    const admin = await connectAs(server.url, t.users.admin.token);
+    sockets.push(admin);
+    graph.failNext({ status: 503 }, { path: (r) => r.json?.to === t.contact.number, times: UNREACHABLE_AFTER_FAILURES });
+    const id = await send(t, 'Falha só no envio');
+    for (let attempt = 1; attempt <= UNREACHABLE_AFTER_FAILURES; attempt++) {
+      await waitForMessage(server, id, (r) => r.sendAttempts === attempt && r.lastError !== null && retryPlanned(r));
+      clock.advance(retryDelayMs(attempt));
+      await runSweep(server);
     }
+    await waitForMessage(server, id, (r) => r.status === 'sent');
+    // The health check (GET of the phone number) answered each time the count was reached.
+    expect(graph.requests.filter((r) => r.method === 'GET' && r.query.fields === 'id').length).toBeGreaterThanOrEqual(1);
     const [channel] = await server.deps.dataSource.query(`SELECT status FROM channels WHERE id = $1`, [t.channelId]);
     expect(channel.status).toBe('CONNECTED');
-    expect(acceptedFor(t)).toHaveLength(UNREACHABLE_AFTER_FAILURES);
+    expect(sessionStates(admin, t.channelId!)).toEqual([]);
+    expect(acceptedFor(t)).toHaveLength(1);
   });
 });
 
