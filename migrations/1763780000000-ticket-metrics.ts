@@ -9,6 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `ticket_metric_events`: append-only, one row per fact, with the ticket's tenant, queue,
  *   agent, channel and contact at the time of the fact:
  *     opened       the ticket was created (queue and agent at creation)
+ *     assigned     the ticket got an agent: created for them, taken, transferred or reopened to
+ *                  them, or resolved by them while it had none (userId: that agent)
  *     started      first pending -> open (value: seconds waiting since creation)
  *     firstReply   first agent reply (value: first response seconds; null for tickets the agent
  *                  started, where there is nothing to respond to)
@@ -22,8 +24,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *     reopened     closed -> open or pending
  *     rating       the customer's rating (value: 0..5); a corrected rating replaces the fact
  * - `ticket_metric_daily`: the message facts (messageIn, reply, autoMessage: most of the facts)
- *   counted per UTC day, tenant, kind, queue and agent, kept by the same statements that append
- *   them. A period's message counts read these days plus the raw facts of the period's partial
+ *   counted per UTC day, tenant, kind and queue (and agent, for replies), kept by the same
+ *   statements that append them. A period's message counts read these days plus the raw facts of the period's partial
  *   UTC days at both ends, so a year of messages is a few thousand rows whatever the tenant's
  *   time zone.
  * - Per-ticket summary columns on `tickets` (the per-ticket report reads them).
@@ -35,6 +37,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export const METRIC_KINDS = [
   'opened',
+  'assigned',
   'started',
   'firstReply',
   'reply',
@@ -327,6 +330,7 @@ export function ticketFacts(
   // The state timeline: [from, state] after each log.
   let state = initialState(ticket, logs, channelTypes);
   event('opened', ticket.createdAt, state);
+  if (state.userId !== null) event('assigned', ticket.createdAt, state);
   if (state.status === 'open') summary.firstOpenedAt = ticket.createdAt;
   const timeline: { at: Date; state: State }[] = [{ at: ticket.createdAt, state }];
   for (const log of logs) {
@@ -349,6 +353,7 @@ export function ticketFacts(
       summary.firstOpenedAt = at;
       summary.waitingSeconds = value;
     }
+    if (after.userId !== null && after.userId !== before.userId) event('assigned', at, after);
     const userMoved = before.userId !== null && before.userId !== after.userId;
     if (ACTIVE.has(before.status) && ACTIVE.has(after.status) && (before.queueId !== after.queueId || userMoved)) {
       event('transfer', at, after, { fromQueueId: before.queueId, fromUserId: before.userId });
@@ -462,7 +467,7 @@ async function rebuildDaily(query: Query, tenantId: number | null): Promise<void
   await query(`DELETE FROM ticket_metric_daily WHERE $1::int IS NULL OR "tenantId" = $1`, [tenantId]);
   await query(
     `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
-     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)
        FROM ticket_metric_events
       WHERE kind = ANY($2::varchar[]) AND ($1::int IS NULL OR "tenantId" = $1)
       GROUP BY 1, 2, 3, 4, 5`,

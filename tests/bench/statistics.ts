@@ -7,8 +7,9 @@
  * database, starts the real server in this process (migrations included) and seeds, with INSERT
  * ... SELECT generate_series, 10 tenants: one of 100,000 tickets and 1,000,000 messages spread
  * over the last 365 days (10 queues, 30 agents, 3 channels) and nine of a tenth of that, with the
- * facts live recording writes for them (ticket_metric_events and the tickets' summary columns:
- * opening, waiting, first reply, every message, transfers, resolutions, ratings). Then it calls
+ * facts live recording writes for them (ticket_metric_events, its day counts and the tickets'
+ * summary columns: opening, assignment, waiting, first reply, every message, transfers,
+ * resolutions, ratings). Then it calls
  * every dashboard statistics route for the last 30 days and for the last 365 days, as the big
  * tenant's administrator and as a supervisor of 2 queues, sequentially, and prints per call:
  * p50/p95/p99 latency (ms), the CPU time per call of this process (HTTP + Node) and of the
@@ -96,12 +97,13 @@ async function seedTenant(q: Query, name: string, tickets: number, hash: string)
   );
   // One ticket per contact, opened up to a day after the contact: 30% started by an agent (no
   // waiting, no first response), 70% closed, 20% open, 10% pending; waiting skewed to minutes.
+  // Each agent works in one queue (three agents per queue), as the seeded users are set up.
   await q(
     `INSERT INTO tickets ("tenantId", "contactId", "whatsappId", channel, "queueId", "userId", status, protocol, "isActiveDemand",
                           "createdAt", "updatedAt", "lastMessageAt", "closedAt", "startedAt", "firstOpenedAt", "waitingSeconds",
                           "firstReplyAt", "firstResponseSeconds", "resolutionSeconds")
      SELECT $1::int, c.id, ch.id, ch.type, ($2::int[])[1 + c.id % $3::int],
-            CASE WHEN s.status = 'pending' THEN NULL ELSE ($4::int[])[1 + (c.id / 7) % $5::int] END,
+            CASE WHEN s.status = 'pending' THEN NULL ELSE ($4::int[])[1 + c.id % $3::int + $3::int * ((c.id / $3::int) % ($5::int / $3::int))] END,
             s.status, 'B' || c.id, s.active, s.created, s.created, s.created + interval '20 minutes',
             CASE WHEN s.status = 'closed' THEN s.created + make_interval(secs => s.resolution) END,
             CASE WHEN s.status <> 'pending' THEN s.created + make_interval(secs => COALESCE(s.waiting, 0)) END,
@@ -153,6 +155,11 @@ async function seedTenant(q: Query, name: string, tickets: number, hash: string)
     `SELECT ${base}, 'opened', t."createdAt", t."queueId", CASE WHEN t."isActiveDemand" THEN t."userId" END, t."whatsappId", t.channel, t."contactId", NULL, NULL, NULL ${where}`,
   );
   await insertFacts(
+    `SELECT ${base}, 'assigned', COALESCE(t."firstOpenedAt", t."createdAt"), t."queueId", t."userId", t."whatsappId", t.channel, t."contactId",
+            NULL, NULL, NULL
+      ${where} AND t."userId" IS NOT NULL`,
+  );
+  await insertFacts(
     `SELECT ${base}, 'started', t."firstOpenedAt", t."queueId", t."userId", t."whatsappId", t.channel, t."contactId", NULL, NULL, t."waitingSeconds"
       ${where} AND t."waitingSeconds" IS NOT NULL`,
   );
@@ -186,7 +193,7 @@ async function seedTenant(q: Query, name: string, tickets: number, hash: string)
   );
   await q(
     `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
-     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)
        FROM ticket_metric_events WHERE "tenantId" = $1 AND kind IN ('messageIn', 'reply', 'autoMessage')
       GROUP BY 1, 2, 3, 4, 5`,
     [t],

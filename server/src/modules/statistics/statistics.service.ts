@@ -89,11 +89,12 @@ export class StatisticsService {
 
   /**
    * One statistics statement. Planned without JIT (compiling its expressions costs more than a
-   * dashboard query runs) and with room to sort and hash a year of facts in memory.
+   * dashboard query runs), with room to sort a year of facts in memory, and in one process (a
+   * dashboard does not take the other cores of a busy server).
    */
   private query<T>(sql: string, params: StatementParams): Promise<T[]> {
     return this.deps.dataSource.transaction(async (tx) => {
-      await tx.query(`SET LOCAL jit = off; SET LOCAL work_mem = '32MB'`);
+      await tx.query(`SET LOCAL jit = off; SET LOCAL work_mem = '32MB'; SET LOCAL max_parallel_workers_per_gather = 0`);
       return (await tx.query(sql, params.values)) as T[];
     });
   }
@@ -238,40 +239,42 @@ export class StatisticsService {
   }
 
   /**
-   * Per agent, for the period: tickets handled (opened, started, transferred or reopened to
-   * them, or first answered or resolved by them), resolved, replies sent, first response and
-   * resolution times (median, p90, mean) and the ratings they received. One row per agent with
-   * any of these facts, most tickets first; `usersIds` narrows to some agents.
+   * Per agent, for the period: tickets assigned to them (opened for them, taken, transferred or
+   * reopened to them, or resolved by them while unassigned), resolved, replies sent, first
+   * response and resolution times (median, p90, mean) and the ratings they received. One row per
+   * agent with any of these facts, most tickets first; `usersIds` narrows to some agents. Each
+   * kind is its own index range, grouped by agent.
    */
   async perUsers(auth: AuthContext, filters: PerUserFilters, paging?: Paging): Promise<PerUserPage> {
     const period = await this.period(auth, filters);
     const params = new StatementParams(period);
-    const kinds = params.bind(['opened', 'started', 'transfer', 'reopened', 'firstReply', 'resolved', 'rating']);
     const users = filters.usersIds?.length ? `"userId" = ANY(${params.bind(filters.usersIds)}::int[])` : null;
+    const byAgent = (kind: string, columns: string) =>
+      `SELECT e."userId", ${columns} FROM ticket_metric_events e
+        WHERE ${and(this.factsWhere(kind, period, params), `e."userId" IS NOT NULL`, users && `e.${users}`)}
+        GROUP BY e."userId"`;
     const page = paging ? `LIMIT ${params.bind(paging.pageSize)} OFFSET ${params.bind((paging.pageNumber - 1) * paging.pageSize)}` : '';
     const rows = await this.query<PerUserSqlRow>(
-      `WITH f AS (
-         SELECT e."userId",
-                (count(DISTINCT e."ticketId") FILTER (WHERE e.kind <> 'rating'))::int AS handled,
-                (count(*) FILTER (WHERE e.kind = 'resolved'))::int AS resolved,
-                ${durationColumns('firstReply', 'firstResponse')},
-                ${durationColumns('resolved', 'resolution')},
-                (count(*) FILTER (WHERE e.kind = 'rating'))::int AS "ratingCount",
-                round(avg(e.value) FILTER (WHERE e.kind = 'rating'), 2)::float8 AS "ratingAverage"
-           FROM ticket_metric_events e
-          WHERE ${and(`e."tenantId" = $1`, `e.kind = ANY(${kinds}::varchar[])`, inPeriod('e.at'), `e."userId" IS NOT NULL`, users && `e.${users}`, scopeSql('e', period.scope, params))}
-          GROUP BY e."userId"
-       ), s AS (
-         SELECT "userId", n AS sent FROM (${messageCountsSql(period.scope, params, ['reply'], true)}) x
-          WHERE ${and(`"userId" IS NOT NULL`, users)}
-       ), j AS (
-         SELECT COALESCE(f."userId", s."userId") AS "userId", COALESCE(f.handled, 0) AS handled, COALESCE(f.resolved, 0) AS resolved,
-                COALESCE(s.sent, 0) AS sent, f."firstResponseMedian", f."firstResponseP90", f."firstResponseAverage",
-                COALESCE(f."firstResponseSamples", 0) AS "firstResponseSamples", f."resolutionMedian", f."resolutionP90",
-                f."resolutionAverage", COALESCE(f."resolutionSamples", 0) AS "resolutionSamples",
-                COALESCE(f."ratingCount", 0) AS "ratingCount", f."ratingAverage"
-           FROM f FULL JOIN s ON s."userId" = f."userId"
-       )
+      `WITH a AS (${byAgent('assigned', 'count(*)::int AS handled')}),
+            r AS (${byAgent('resolved', `count(*)::int AS resolved, ${durationColumns('resolved', 'resolution')}`)}),
+            f AS (${byAgent('firstReply', durationColumns('firstReply', 'firstResponse'))}),
+            g AS (${byAgent('rating', `count(*)::int AS "ratingCount", round(avg(e.value), 2)::float8 AS "ratingAverage"`)}),
+            s AS (SELECT "userId", n AS sent FROM (${messageCountsSql(period.scope, params, ['reply'], true)}) x
+                   WHERE ${and(`"userId" IS NOT NULL`, users)}),
+            agents AS (SELECT "userId" FROM a UNION SELECT "userId" FROM r UNION SELECT "userId" FROM f
+                       UNION SELECT "userId" FROM g UNION SELECT "userId" FROM s),
+            j AS (
+              SELECT agents."userId", COALESCE(a.handled, 0) AS handled, COALESCE(r.resolved, 0) AS resolved, COALESCE(s.sent, 0) AS sent,
+                     f."firstResponseMedian", f."firstResponseP90", f."firstResponseAverage", COALESCE(f."firstResponseSamples", 0) AS "firstResponseSamples",
+                     r."resolutionMedian", r."resolutionP90", r."resolutionAverage", COALESCE(r."resolutionSamples", 0) AS "resolutionSamples",
+                     COALESCE(g."ratingCount", 0) AS "ratingCount", g."ratingAverage"
+                FROM agents
+                LEFT JOIN a ON a."userId" = agents."userId"
+                LEFT JOIN r ON r."userId" = agents."userId"
+                LEFT JOIN f ON f."userId" = agents."userId"
+                LEFT JOIN g ON g."userId" = agents."userId"
+                LEFT JOIN s ON s."userId" = agents."userId"
+            )
        SELECT j.*, u.name, u.email, count(*) OVER ()::int AS total
          FROM j LEFT JOIN users u ON u.id = j."userId" AND u."tenantId" = $1
         ORDER BY j.handled DESC, j.sent DESC, u.name NULLS LAST, j."userId"

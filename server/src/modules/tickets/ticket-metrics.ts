@@ -14,6 +14,7 @@ import type { Queryable } from '../../core/tenant-catalog';
 
 export type MetricKind =
   | 'opened'
+  | 'assigned'
   | 'started'
   | 'firstReply'
   | 'reply'
@@ -32,7 +33,7 @@ export interface TicketFactsState {
 }
 
 export interface TransitionFact {
-  kind: Extract<MetricKind, 'started' | 'transfer' | 'resolved' | 'reopened'>;
+  kind: Extract<MetricKind, 'assigned' | 'started' | 'transfer' | 'resolved' | 'reopened'>;
   fromQueueId: number | null;
   fromUserId: number | null;
 }
@@ -42,7 +43,8 @@ const isActive = (status: string) => status === 'open' || status === 'pending';
 /**
  * The facts of one transition. `started` is only a candidate: it counts when the ticket was never
  * open before (checked against the row, in SQL). A transfer is a change of queue, or of agent
- * away from someone; taking an unassigned ticket is not a transfer.
+ * away from someone; taking an unassigned ticket is not a transfer. Every new agent is an
+ * assignment (taken, transferred, reopened, resolved by someone while it had none).
  */
 export function transitionFacts(before: TicketFactsState, after: TicketFactsState): TransitionFact[] {
   const facts: TransitionFact[] = [];
@@ -51,6 +53,7 @@ export function transitionFacts(before: TicketFactsState, after: TicketFactsStat
   if (isActive(before.status) && after.status === 'closed') fact('resolved');
   if (before.status === 'closed' && isActive(after.status)) fact('reopened');
   if (before.status === 'pending' && after.status === 'open') fact('started');
+  if (after.userId !== null && after.userId !== before.userId) fact('assigned');
   const userMoved = before.userId !== null && before.userId !== after.userId;
   if (isActive(before.status) && isActive(after.status) && (before.queueId !== after.queueId || userMoved)) fact('transfer', true);
   return facts;
@@ -62,7 +65,8 @@ const SINCE_CREATED = (instant: string, alias: string) => `GREATEST(0, round(ext
 
 /**
  * Appends message facts (`select` yields EVENT_COLUMNS) and adds them to ticket_metric_daily in
- * the same statement. The day rows are upserted in key order, so two batches touching the same
+ * the same statement (by agent for replies only: no statistic counts customers' or automated
+ * messages per agent). The day rows are upserted in key order, so two batches touching the same
  * rows lock them in the same order.
  */
 const withDailyCounts = (select: string) => `
@@ -71,7 +75,7 @@ const withDailyCounts = (select: string) => `
     RETURNING "tenantId", kind, at, "queueId", "userId"
   )
   INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
-  SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)::int
+  SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)::int
     FROM appended WHERE kind IN ('messageIn', 'reply', 'autoMessage')
    GROUP BY 1, 2, 3, 4, 5
    ORDER BY 1, 2, 3, 4, 5
@@ -79,7 +83,8 @@ const withDailyCounts = (select: string) => `
 
 /**
  * New tickets (upsertActiveTicket(s)): one `opened` fact each, with the queue and agent they were
- * created with; a ticket created open is open from its first instant (no waiting).
+ * created with (and `assigned` when created for an agent); a ticket created open is open from its
+ * first instant (no waiting).
  */
 export async function recordTicketsOpened(tx: Queryable, ticketIds: readonly number[]): Promise<void> {
   if (ticketIds.length === 0) return;
@@ -89,8 +94,9 @@ export async function recordTicketsOpened(tx: Queryable, ticketIds: readonly num
         WHERE id = ANY($1::int[]) RETURNING *
      )
      INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT o."tenantId", o.id, 'opened', o."createdAt", o."queueId", o."userId", o."whatsappId", o.channel, o."contactId", NULL::int, NULL::int, NULL::int
-       FROM o`,
+     SELECT o."tenantId", o.id, k.kind, o."createdAt", o."queueId", o."userId", o."whatsappId", o.channel, o."contactId", NULL::int, NULL::int, NULL::int
+       FROM o CROSS JOIN LATERAL (VALUES ('opened'), ('assigned')) AS k(kind)
+      WHERE k.kind = 'opened' OR o."userId" IS NOT NULL`,
     [ticketIds],
   );
 }
