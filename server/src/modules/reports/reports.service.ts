@@ -52,10 +52,10 @@ export class ReportsService {
     const p = new SqlParams();
     if (def.page) {
       const page = def.page(ctx, filters as never, p, pageNumber, pageSize);
-      const { rows, ...summary } = page.read(await this.deps.dataSource.query(page.sql, p.values));
+      const { rows, ...summary } = page.read(await this.query(page.sql, p.values));
       return presentReportPage(def, rows, summary, pageNumber, pageSize);
     }
-    const rows: Record<string, unknown>[] = await this.deps.dataSource.query(
+    const rows: Record<string, unknown>[] = await this.query(
       pageStatement(def.rows(ctx, filters as never, p), p, pageNumber, pageSize),
       p.values,
     );
@@ -117,7 +117,7 @@ export class ReportsService {
     for (;;) {
       const p = new SqlParams();
       const rowsSql = def.rows(ctx, filters as never, p);
-      const rows: Record<string, unknown>[] = await this.deps.dataSource.query(batchStatement(rowsSql, p, after, EXPORT_BATCH_SIZE), p.values);
+      const rows: Record<string, unknown>[] = await this.query(batchStatement(rowsSql, p, after, EXPORT_BATCH_SIZE), p.values);
       if (rows.length > 0) yield rows.map((r) => def.present(r));
       if (rows.length < EXPORT_BATCH_SIZE) return;
       after = keysOf(rowsSql, rows[rows.length - 1]);
@@ -128,10 +128,23 @@ export class ReportsService {
     const p = new SqlParams();
     if (def.summary) {
       const summary = def.summary(ctx, filters as never, p);
-      return summary.read(await this.deps.dataSource.query(summary.sql, p.values));
+      return summary.read(await this.query(summary.sql, p.values));
     }
-    const [row] = await this.deps.dataSource.query(countStatement(def.rows(ctx, filters as never, p)), p.values);
+    const [row] = await this.query(countStatement(def.rows(ctx, filters as never, p)), p.values);
     return { count: Number(row?.count ?? 0) };
+  }
+
+  /**
+   * One report statement, without parallel workers: a report reads at most a tenant's year, which
+   * one backend scans in tens of milliseconds, while gathering workers cost several times that
+   * on a busy server (measured by tests/bench/reports.ts) and multiply the CPU that concurrent
+   * report users take. SET LOCAL needs the statement's own transaction.
+   */
+  private query(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.deps.dataSource.transaction(async (tx) => {
+      await tx.query('SET LOCAL max_parallel_workers_per_gather = 0');
+      return tx.query(sql, params) as Promise<Record<string, unknown>[]>;
+    });
   }
 
   private async context(auth: AuthContext): Promise<ReportContext> {

@@ -70,16 +70,19 @@ export const ticketsByParametersReport: ReportDefinition<'atendimentos-por-param
   ],
 
   rows(ctx, f, p) {
+    // The names are scalar subqueries, not joins: PostgreSQL evaluates them after the sort and
+    // the limit, for the rows of the page only, and plans the ticket filters on `tickets` alone
+    // (joins let it start from contacts, which cost a scan of them when a tag was chosen).
     return {
-      select: `t.id, t.protocol, c.name AS "contactName", c.number AS "contactNumber", q.name AS queue, u.name AS "user",
-               COALESCE(ch.name, t.channel) AS channel, t.status, t."createdAt", t."closedAt", r.rating, d.name AS demand`,
-      from: `FROM tickets t
-             JOIN contacts c ON c.id = t."contactId"
-             LEFT JOIN queues q ON q.id = t."queueId"
-             LEFT JOIN users u ON u.id = t."userId"
-             LEFT JOIN channels ch ON ch.id = t."whatsappId"
-             LEFT JOIN demands d ON d.id = t."demandId"
-             LEFT JOIN ticket_ratings r ON r."ticketId" = t.id`,
+      select: `t.id, t.protocol, t.status, t."createdAt", t."closedAt",
+               (SELECT c.name FROM contacts c WHERE c.id = t."contactId") AS "contactName",
+               (SELECT c.number FROM contacts c WHERE c.id = t."contactId") AS "contactNumber",
+               (SELECT q.name FROM queues q WHERE q.id = t."queueId") AS queue,
+               (SELECT u.name FROM users u WHERE u.id = t."userId") AS "user",
+               COALESCE((SELECT ch.name FROM channels ch WHERE ch.id = t."whatsappId"), t.channel) AS channel,
+               (SELECT d.name FROM demands d WHERE d.id = t."demandId") AS demand,
+               (SELECT r.rating FROM ticket_ratings r WHERE r."ticketId" = t.id) AS rating`,
+      from: 'FROM tickets t',
       where: ticketConditions(ctx, f, p),
       keys: [
         { expr: 't."createdAt"', type: 'timestamptz' },
