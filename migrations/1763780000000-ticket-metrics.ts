@@ -9,6 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `ticket_metric_events`: append-only, one row per fact, with the ticket's tenant, queue,
  *   agent, channel and contact at the time of the fact:
  *     opened       the ticket was created (queue and agent at creation)
+ *     assigned     the ticket got an agent: created for them, taken, transferred or reopened to
+ *                  them, or resolved by them while it had none (userId: that agent)
  *     started      first pending -> open (value: seconds waiting since creation)
  *     firstReply   first agent reply (value: first response seconds; null for tickets the agent
  *                  started, where there is nothing to respond to)
@@ -21,6 +23,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *     resolved     open or pending -> closed (value: seconds since creation)
  *     reopened     closed -> open or pending
  *     rating       the customer's rating (value: 0..5); a corrected rating replaces the fact
+ * - `ticket_metric_daily`: the message facts (messageIn, reply, autoMessage: most of the facts)
+ *   counted per UTC day, tenant, kind and queue (and agent, for replies), kept by the same
+ *   statements that append them. A period's message counts read these days plus the raw facts of the period's partial
+ *   UTC days at both ends, so a year of messages is a few thousand rows whatever the tenant's
+ *   time zone.
  * - Per-ticket summary columns on `tickets` (the per-ticket report reads them).
  *
  * The back-fill below derives the same facts once from the tickets, ticket_logs, messages and
@@ -30,6 +37,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export const METRIC_KINDS = [
   'opened',
+  'assigned',
   'started',
   'firstReply',
   'reply',
@@ -40,6 +48,9 @@ export const METRIC_KINDS = [
   'reopened',
   'rating',
 ] as const;
+
+/** The facts counted per day in ticket_metric_daily. */
+export const DAILY_KINDS = ['messageIn', 'reply', 'autoMessage'] as const;
 
 export class TicketMetrics1763780000000 implements MigrationInterface {
   name = 'TicketMetrics1763780000000';
@@ -66,6 +77,16 @@ export class TicketMetrics1763780000000 implements MigrationInterface {
     await q.query(`CREATE INDEX ticket_metric_events_period_idx ON ticket_metric_events ("tenantId", kind, at)
       INCLUDE ("queueId", "userId", value, "ticketId")`);
     await q.query(`CREATE INDEX ticket_metric_events_ticket_idx ON ticket_metric_events ("ticketId", kind)`);
+    await q.query(`
+      CREATE TABLE ticket_metric_daily (
+        "tenantId" int NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        kind varchar NOT NULL,
+        day date NOT NULL,
+        "queueId" int,
+        "userId" int,
+        n int NOT NULL,
+        CONSTRAINT ticket_metric_daily_key UNIQUE NULLS NOT DISTINCT ("tenantId", kind, day, "queueId", "userId")
+      )`);
 
     await q.query(`ALTER TABLE tickets
       ADD COLUMN "isActiveDemand" boolean NOT NULL DEFAULT false,
@@ -84,7 +105,7 @@ export class TicketMetrics1763780000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS ticket_metric_events`);
+    await q.query(`DROP TABLE IF EXISTS ticket_metric_events, ticket_metric_daily`);
     await q.query(`DROP INDEX IF EXISTS tickets_created_stats_idx, contacts_tenant_created_idx`);
     await q.query(`ALTER TABLE tickets DROP COLUMN "isActiveDemand", DROP COLUMN "firstOpenedAt", DROP COLUMN "waitingSeconds",
       DROP COLUMN "firstReplyAt", DROP COLUMN "firstResponseSeconds", DROP COLUMN "resolutionSeconds"`);
@@ -309,6 +330,7 @@ export function ticketFacts(
   // The state timeline: [from, state] after each log.
   let state = initialState(ticket, logs, channelTypes);
   event('opened', ticket.createdAt, state);
+  if (state.userId !== null) event('assigned', ticket.createdAt, state);
   if (state.status === 'open') summary.firstOpenedAt = ticket.createdAt;
   const timeline: { at: Date; state: State }[] = [{ at: ticket.createdAt, state }];
   for (const log of logs) {
@@ -331,6 +353,7 @@ export function ticketFacts(
       summary.firstOpenedAt = at;
       summary.waitingSeconds = value;
     }
+    if (after.userId !== null && after.userId !== before.userId) event('assigned', at, after);
     const userMoved = before.userId !== null && before.userId !== after.userId;
     if (ACTIVE.has(before.status) && ACTIVE.has(after.status) && (before.queueId !== after.queueId || userMoved)) {
       event('transfer', at, after, { fromQueueId: before.queueId, fromUserId: before.userId });
@@ -381,7 +404,7 @@ export async function backfillTicketMetrics(q: QueryRunner | { query: Query }, o
          FROM tickets WHERE id > $1 AND ($2::int IS NULL OR "tenantId" = $2) ORDER BY id LIMIT ${BATCH_TICKETS}`,
       [after, only.tenantId ?? null],
     );
-    if (tickets.length === 0) return;
+    if (tickets.length === 0) return rebuildDaily(query, only.tenantId ?? null);
     after = tickets[tickets.length - 1].id;
     const ids = tickets.map((t) => t.id);
     const logs: LogIn[] = await query(
@@ -437,6 +460,19 @@ export async function backfillTicketMetrics(q: QueryRunner | { query: Query }, o
       ],
     );
   }
+}
+
+/** ticket_metric_daily from the message facts (after the facts themselves). */
+async function rebuildDaily(query: Query, tenantId: number | null): Promise<void> {
+  await query(`DELETE FROM ticket_metric_daily WHERE $1::int IS NULL OR "tenantId" = $1`, [tenantId]);
+  await query(
+    `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)
+       FROM ticket_metric_events
+      WHERE kind = ANY($2::varchar[]) AND ($1::int IS NULL OR "tenantId" = $1)
+      GROUP BY 1, 2, 3, 4, 5`,
+    [tenantId, DAILY_KINDS],
+  );
 }
 
 async function insertEvents(query: Query, events: BackfilledEvent[]): Promise<void> {

@@ -3,12 +3,14 @@ import '@blueprintjs/core/lib/css/blueprint.css';
 import './app/app.css';
 import { Classes } from '@blueprintjs/core';
 import { IconNames, Icons, IconSize } from '@blueprintjs/icons';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE } from '@shared/i18n/locales';
 import '@shared/schemas/zod-locale';
 import { baseApi } from './api/base.api';
 import { App } from './app/app';
+import { installIconLoader } from './app/icon-loader';
 import { disconnectRealtime } from './app/realtime/realtime-connection';
 import { decideNavigation } from './app/routing/guards';
 import { preloadRouteScreen } from './app/routing/route-screens';
@@ -42,8 +44,7 @@ async function start() {
   const language = appStorage.readLanguage() ?? DEFAULT_LOCALE;
   // The standard-size icon paths (one chunk) arrive with the translations, so the first screen
   // draws its menu and buttons complete; large icons load when first shown.
-  // Large icons of the full-page states, fetched early but not waited for.
-  void Icons.load(['build', 'search', 'error', 'warning-sign'], IconSize.LARGE).catch(() => undefined);
+  installIconLoader();
   const [i18n] = await Promise.all([
     createI18n(language, [initReactI18next]),
     Icons.load(Object.values(IconNames), IconSize.STANDARD).catch((error: unknown) => console.error(error)),
@@ -66,7 +67,17 @@ async function start() {
     resetApiCache: () => store.dispatch(baseApi.util.resetApiState()),
   });
 
-  createRoot(document.getElementById('root')!).render(<App store={store} router={router} i18n={i18n} />);
+  // Rendered as a transition: React yields to the browser every few milliseconds while it builds
+  // the first screen, so start-up has no long task of its own (issue #13, under 200 ms).
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() => root.render(<App store={store} router={router} i18n={i18n} />));
+
+  // Large icons of the full-page states (empty lists, errors): fetched once the first screen is
+  // up, so their chunk does not compete with it.
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1500));
+  idle(() => void Icons.load(['build', 'search', 'error', 'warning-sign'], IconSize.LARGE).catch(() => undefined), {
+    timeout: 4000,
+  });
 }
 
 void start();

@@ -50,6 +50,9 @@ export const UNDELIVERED_MESSAGE = 'Mensagem não entregue';
 /** lastError of a send whose worker stopped during the provider call: it may or may not have arrived. */
 export const UNCONFIRMED_SEND_MESSAGE =
   'Envio não confirmado: o servidor parou durante o envio e a mensagem pode ter chegado. Reenvie se o cliente não a recebeu.';
+/** lastError of a send whose provider answer was lost on the way (connection reset mid-answer): it may have arrived. */
+export const unconfirmedAnswerLostMessage = (reason: string): string =>
+  `Envio não confirmado: ${reason.replace(/\.$/, '')}. A mensagem pode ter chegado; reenvie se o cliente não a recebeu.`;
 
 const positiveInt = (field: string) =>
   z.coerce

@@ -41,8 +41,10 @@
  * load average: on a shared machine the numbers move with it. Targets (issue #6): usable under
  * 1.5 s, ticket opens under 300 ms, no long task over 50 ms while scrolling.
  *
- * BENCH_CPU_PROFILE_DIR=<dir> records a V8 CPU profile of the scroll and open phases through CDP
+ * BENCH_CPU_PROFILE_DIR=<dir> records a V8 CPU profile of the start-up, scroll and open phases through CDP
  * (Profiler domain) into that folder and prints the functions with the most self time.
+ * BENCH_WEB_DIST=<dir> serves that built web app instead (a before/after comparison: build the
+ * earlier commit into a folder and run both while the machine's load is the same).
  * BENCH_WEB_UNMINIFIED=1 builds the web app unminified into the run's own folder (readable
  * function names in the profiles) instead of using out/web.
  */
@@ -85,6 +87,11 @@ const emit = (line: Record<string, unknown>) => console.log(JSON.stringify({ ...
 /** The web app to serve: built if stale, then copied into this run's folder. */
 function webSnapshot(dataDir: string): string {
   const target = path.join(dataDir, 'web');
+  if (process.env.BENCH_WEB_DIST) {
+    // Another build (e.g. of an earlier commit) for a before/after comparison on the same machine state.
+    cpSync(process.env.BENCH_WEB_DIST, target, { recursive: true });
+    return target;
+  }
   if (process.env.BENCH_WEB_UNMINIFIED) {
     const res = spawnSync(
       'npx',
@@ -441,10 +448,13 @@ async function startupRuns(
     const ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 }, storageState: storage });
     await ctx.addInitScript({ content: INSTRUMENTS });
     const p = await ctx.newPage();
-    await p.goto(`${baseUrl}/#${hash}`);
-    const ms = await p
-      .evaluate((sel) => (window as unknown as BenchWindow).__bench.whenVisible(sel, undefined, 20_000), selector)
-      .catch(() => null);
+    const cdp = await ctx.newCDPSession(p);
+    const ms = await profiled(cdp, `${measurement}-${i + 1}`, async () => {
+      await p.goto(`${baseUrl}/#${hash}`);
+      return p
+        .evaluate((sel) => (window as unknown as BenchWindow).__bench.whenVisible(sel, undefined, 20_000), selector)
+        .catch(() => null);
+    });
     if (ms === null) {
       emit({ measurement, run: i + 1, to: what, reached: false, note: `${selector} not on screen within 20 s` });
       await ctx.close();
@@ -540,7 +550,7 @@ async function main() {
       big_thread: data.big,
       small_thread: data.small,
       seconds: round((performance.now() - seedStarted) / 1000),
-      web_dist: process.env.BENCH_WEB_UNMINIFIED ? 'unminified build' : 'out/web snapshot',
+      web_dist: process.env.BENCH_WEB_DIST ?? (process.env.BENCH_WEB_UNMINIFIED ? 'unminified build' : 'out/web snapshot'),
     });
 
     browser = await chromium.launch({

@@ -16,6 +16,10 @@ import { parseForm, readBody, sendJson as json } from './fake-http-server';
  *   GET  /{v}/{waba-id}/message_templates        -> {data, paging} (two pages when many)
  * Every call needs `Authorization: Bearer <token>` with the configured token, else 401 with
  * Graph's OAuthException (code 190).
+ *
+ * Outages on demand: goDown() stops listening (connections refused) until comeBack() listens on
+ * the same port again; failNext() answers 5xx/429/4xx, hangs, or resets the connection after
+ * taking a send. acceptedMessages() lists the sends the fake took (what the customer received).
  */
 
 export interface RecordedRequest {
@@ -34,7 +38,12 @@ export type FakeFailure =
   | { status: 429; retryAfterSeconds?: number }
   | { status: 400 | 401 | 403 | 404; error?: { message: string; code: number; type?: string; error_subcode?: number } }
   /** Accepts the request and never answers (client timeout). */
-  | { hang: true };
+  | { hang: true }
+  /**
+   * Takes the message (it counts as accepted: the customer gets it), then the connection
+   * breaks: before any byte of the answer, or after the headers and part of the body.
+   */
+  | { reset: 'before-answer' | 'mid-answer' };
 
 export interface FakeGraphOptions {
   token?: string;
@@ -82,7 +91,9 @@ export class FakeGraphApi {
   private failures: { match: (r: RecordedRequest) => boolean; failure: FakeFailure; remaining: number }[] = [];
   private readonly hanging = new Set<ServerResponse>();
   private server?: Server;
+  private port = 0;
   private sent = 0;
+  private readonly accepted: { to: string; json: any; wamid: string }[] = [];
   url = '';
 
   constructor(opts: FakeGraphOptions = {}) {
@@ -94,9 +105,29 @@ export class FakeGraphApi {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}`;
     return this;
+  }
+
+  /** The provider is down: the port stops listening and open connections are cut (clients see ECONNREFUSED). */
+  async goDown(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const res of this.hanging) res.destroy();
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+
+  /** The provider is back, on the same URL. */
+  async comeBack(): Promise<void> {
+    if (!this.server) await this.start();
+  }
+
+  /** Sends the fake took (answered, or taken before a reset), in order: what the customers received. */
+  acceptedMessages(): { to: string; json: any; wamid: string }[] {
+    return [...this.accepted];
   }
 
   async stop(): Promise<void> {
@@ -132,6 +163,28 @@ export class FakeGraphApi {
     return this.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => r.json);
   }
 
+  private take(record: RecordedRequest): string {
+    this.sent++;
+    const wamid = `wamid.FAKE${this.sent}${randomBytes(6).toString('hex').toUpperCase()}`;
+    this.accepted.push({ to: record.json?.to, json: record.json, wamid });
+    return wamid;
+  }
+
+  /** A send is taken (when it is one), then the connection breaks before the answer is complete. */
+  private takeThenReset(record: RecordedRequest, res: ServerResponse, when: 'before-answer' | 'mid-answer'): void {
+    const isSend = record.method === 'POST' && record.path.endsWith('/messages') && record.json?.to;
+    const wamid = isSend ? this.take(record) : 'none';
+    if (when === 'before-answer') {
+      res.socket?.destroy();
+      return;
+    }
+    const body = JSON.stringify({ messaging_product: 'whatsapp', messages: [{ id: wamid }] });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.write(body.slice(0, 20));
+    // Flushed first, so the client has the headers and part of the body when the socket goes.
+    setTimeout(() => res.socket?.destroy(), 20);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const body = await readBody(req);
@@ -150,6 +203,7 @@ export class FakeGraphApi {
     if (failure) {
       failure.remaining--;
       const f = failure.failure;
+      if ('reset' in f) return this.takeThenReset(record, res, f.reset);
       if ('hang' in f) {
         this.hanging.add(res);
         res.on('close', () => this.hanging.delete(res));
@@ -207,8 +261,7 @@ export class FakeGraphApi {
       const to = record.json?.to;
       if (!to || !record.json?.type)
         return json(res, 400, { error: { message: '(#100) The parameter to is required.', code: 100 } });
-      this.sent++;
-      const wamid = `wamid.FAKE${this.sent}${randomBytes(6).toString('hex').toUpperCase()}`;
+      const wamid = this.take(record);
       // Meta may post a status webhook before our send call has its answer.
       if (this.beforeSendAnswer) await this.beforeSendAnswer(wamid, to);
       return json(res, 200, {

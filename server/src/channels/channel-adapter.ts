@@ -78,12 +78,34 @@ export interface ChannelAdapter {
   destroy?(): Promise<void>;
   /** The server is stopping: close live connections without ending the session (it resumes on start). */
   shutdown?(): Promise<void>;
+  /**
+   * Asks the provider whether this channel's account answers (a cheap authenticated read),
+   * without changing the session; throws ChannelSendError otherwise. Present on providers whose
+   * session is only their HTTP API (Cloud API, Messenger Platform, Telegram, hub): the outbound
+   * delivery marks such a channel CONNECTION_LOST when its provider cannot be reached, and this
+   * check brings it back. Providers that hold their own session (Baileys, gateways) report it.
+   */
+  checkProvider?(): Promise<void>;
+}
+
+/** How a provider call failed at the transport level, when it got no usable answer. */
+export interface NoAnswer {
+  /** The provider gave no answer: connection refused, reset or closed, no answer in time. */
+  noAnswer?: boolean;
+  /**
+   * The request may have reached the provider before its answer was lost (connection reset or
+   * closed mid-answer, no answer in time, a 2xx whose body could not be read). None of our
+   * providers takes an idempotency key, so a send that failed this way is not resent blindly:
+   * it fails as unconfirmed and the agent decides (docs/architecture.md, delivery guarantees).
+   */
+  mayHaveArrived?: boolean;
 }
 
 /**
  * A provider call that failed. `retryable` (timeouts, 5xx, 429, connection refused) means the
  * send stays pending and is retried with backoff; otherwise (4xx: invalid number, bad token) the
- * message is marked failed ("Mensagem não entregue") with the provider's reason.
+ * message is marked failed ("Mensagem não entregue") with the provider's reason. `transport`
+ * says when there was no answer at all, and whether the request may have arrived anyway.
  */
 export class ChannelSendError extends Error {
   constructor(
@@ -93,9 +115,20 @@ export class ChannelSendError extends Error {
     readonly providerCode?: string,
     /** How long the provider asked us to wait (Retry-After, Telegram's retry_after), in ms. */
     readonly retryAfterMs?: number,
+    readonly transport: NoAnswer = {},
   ) {
     super(message);
     this.name = 'ChannelSendError';
+  }
+
+  /** The send may have reached the provider (see NoAnswer.mayHaveArrived). */
+  get mayHaveArrived(): boolean {
+    return this.transport.mayHaveArrived === true;
+  }
+
+  /** The provider could not be reached or is failing (no answer, or a 5xx). */
+  get providerUnreachable(): boolean {
+    return this.transport.noAnswer === true || (this.providerStatus !== undefined && this.providerStatus >= 500);
   }
 }
 

@@ -52,40 +52,91 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+/** Longest a request waits for Redis to count a hit; past it the process counts on its own. */
+export const RATE_LIMIT_REDIS_DEADLINE_MS = 500;
+
+/**
+ * Counters shared by every process through Redis. No request waits on Redis (issue #12): while
+ * Redis is unreachable, or slower than RATE_LIMIT_REDIS_DEADLINE_MS, this process counts on its
+ * own (in memory) until Redis answers again, so limits still hold per process.
+ */
 export class RedisRateLimiter implements RateLimiter {
+  private readonly local = new MemoryRateLimiter();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'rl:',
+    private readonly deadlineMs = RATE_LIMIT_REDIS_DEADLINE_MS,
   ) {}
 
-  async hit(key: string, windowMs: number) {
-    const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
-    let resetMs = ttl;
-    if (ttl < 0) {
-      await this.redis.pexpire(k, windowMs);
-      resetMs = windowMs;
-    }
-    return { count, resetMs };
-  }
-
-  async peek(key: string) {
-    const k = this.prefix + key;
-    const [[, value], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [[null, string | null], [null, number]];
-    return { count: value ? Number(value) : 0, resetMs: Math.max(ttl, 0) };
-  }
-
-  async reset(key: string) {
-    await this.redis.del(this.prefix + key);
-  }
-
-  async undo(key: string) {
-    // Only an existing window is decremented: a key that expired meanwhile is not recreated
-    // without a TTL.
-    await this.redis.eval(
-      "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0",
-      1,
-      this.prefix + key,
+  hit(key: string, windowMs: number) {
+    return this.orLocal(
+      async () => {
+        const k = this.prefix + key;
+        const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
+        let resetMs = ttl;
+        if (ttl < 0) {
+          await this.redis.pexpire(k, windowMs);
+          resetMs = windowMs;
+        }
+        return { count, resetMs };
+      },
+      () => this.local.hit(key, windowMs),
     );
+  }
+
+  peek(key: string) {
+    return this.orLocal(
+      async () => {
+        const k = this.prefix + key;
+        const [[, value], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [[null, string | null], [null, number]];
+        return { count: value ? Number(value) : 0, resetMs: Math.max(ttl, 0) };
+      },
+      () => this.local.peek(key),
+    );
+  }
+
+  reset(key: string) {
+    return this.orLocal(
+      async () => {
+        await this.redis.del(this.prefix + key);
+      },
+      () => this.local.reset(key),
+    );
+  }
+
+  undo(key: string) {
+    return this.orLocal(
+      async () => {
+        // Only an existing window is decremented: a key that expired meanwhile is not recreated
+        // without a TTL.
+        await this.redis.eval(
+          "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+          1,
+          this.prefix + key,
+        );
+      },
+      () => this.local.undo(key),
+    );
+  }
+
+  private async orLocal<T>(remote: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+    // Not connected: not even queued (the client would keep the command until Redis is back).
+    if (this.redis.status !== 'ready') return local();
+    let timer: NodeJS.Timeout | undefined;
+    const call = remote();
+    call.catch(() => undefined);
+    try {
+      return await Promise.race([
+        call,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('Redis did not answer in time')), this.deadlineMs);
+        }),
+      ]);
+    } catch {
+      return local();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

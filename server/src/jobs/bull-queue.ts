@@ -37,9 +37,9 @@ export class BullJobQueue implements JobQueue {
     this.logger = opts.logger;
   }
 
-  process<T>(name: string, handler: JobHandler<T>): void {
+  process<T>(name: string, handler: JobHandler<T>, opts: { concurrency?: number } = {}): void {
     // Bull counts failed tries in attemptsMade, so the running try is one more.
-    void this.queue(name).process(async (job) => {
+    void this.queue(name).process(opts.concurrency ?? 1, async (job) => {
       await handler(job.data as T, { attempt: job.attemptsMade + 1, jobId: String(job.id) });
     });
   }

@@ -26,8 +26,12 @@ export type JobHandler<T = unknown> = (data: T, meta: { attempt: number; jobId: 
 
 export interface JobQueue {
   readonly driver: 'bull' | 'memory';
-  /** Registers the handler of a job name. Call before enqueueing that name. */
-  process<T>(name: string, handler: JobHandler<T>): void;
+  /**
+   * Registers the handler of a job name. Call before enqueueing that name. `concurrency`: jobs
+   * of this name one process runs at once (default 1 with Bull; the memory driver runs each job
+   * on its own timer, so every due job at once).
+   */
+  process<T>(name: string, handler: JobHandler<T>, opts?: { concurrency?: number }): void;
   enqueue<T>(name: string, data: T, opts?: EnqueueOptions): Promise<string>;
   /** Runs `name` periodically: a cron expression or a fixed interval in ms. */
   every(name: string, schedule: string | number, data?: unknown): Promise<void>;

@@ -1,15 +1,20 @@
 import { NonIdealState } from '@blueprintjs/core';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { DesktopApi } from '@shared/desktop-api';
 import { requestNotificationPermission } from './attention';
 import { ChatPanel } from './chat-panel';
-import { ContactPanel } from './contact-panel/contact-panel';
 import { useContactPanelOpen } from './contact-panel/panel-visibility';
 import { pageNumberOf } from './ticket-filters';
 import { TicketListPanel } from './ticket-list-panel';
 import './attendance.css';
+
+/**
+ * The contact panel (with the phone-number metadata it formats numbers with) loads when a ticket
+ * is first opened, not with the list: the agent's first ticket row does not wait for it.
+ */
+const ContactPanel = lazy(() => import('./contact-panel/contact-panel').then((module) => ({ default: module.ContactPanel })));
 
 /** /atendimento, /atendimento/chats/ and /atendimento/{ticketId}: the ticket list beside the chat. */
 export function AttendancePage() {
@@ -48,7 +53,11 @@ export function AttendancePage() {
           </div>
         )}
       </main>
-      {ticketId && panelOpen && <ContactPanel key={`${ticketId}:${openedAt}`} ticketId={ticketId} />}
+      {ticketId && panelOpen && (
+        <Suspense fallback={null}>
+          <ContactPanel key={`${ticketId}:${openedAt}`} ticketId={ticketId} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -98,8 +98,24 @@ describe('chart series', () => {
     expect(series.values).toEqual([0, 3, 0, 4, 0]);
   });
 
+  it('keeps the server’s hours of a daylight-saving day (23 on spring-forward), or 24 zero hours before an answer', () => {
+    // New York, 8 March 2026: 02:00 does not exist that night.
+    const springForward = Array.from({ length: 24 }, (_, hour) => hour)
+      .filter((hour) => hour !== 2)
+      .map((hour) => ({ dt_referencia: `2026-03-08T${String(hour).padStart(2, '0')}:00`, label: '', qtd: 1 }));
+    const series = evolutionSeries(springForward, '2026-03-08', '2026-03-08');
+    expect(series.values).toHaveLength(23);
+    expect(series.labels.slice(0, 3)).toEqual(['00:00', '01:00', '03:00']);
+    expect(evolutionSeries([], '2026-11-01', '2026-11-01').values).toEqual(new Array(24).fill(0));
+  });
+
   it('gives a one-day period its 24 hours', () => {
-    const series = evolutionSeries([{ dt_referencia: '2026-03-18T09:00', label: '', qtd: 6 }], '2026-03-18', '2026-03-18');
+    const day = Array.from({ length: 24 }, (_, hour) => ({
+      dt_referencia: `2026-03-18T${String(hour).padStart(2, '0')}:00`,
+      label: '',
+      qtd: hour === 9 ? 6 : 0,
+    }));
+    const series = evolutionSeries(day, '2026-03-18', '2026-03-18');
     expect(series.labels).toHaveLength(24);
     expect(series.labels[9]).toBe('09:00');
     expect(series.values[9]).toBe(6);

@@ -87,8 +87,9 @@ export interface Series {
 const nextIsoDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /**
- * The evolution chart's points over the whole period: one per day from `startDate` to `endDate`
- * (yyyy-MM-dd), or one per hour for a one-day period, those the server did not name as 0.
+ * The evolution chart's points: the server's buckets as they come (every day of the period, or
+ * every local hour of a one-day period: 23 or 25 on a daylight-saving day), in order. Before an
+ * answer, or if a bucket is missing, the period's days (or 24 hours) with 0.
  */
 export function evolutionSeries(
   buckets: readonly EvolutionBucket[] | null | undefined,
@@ -97,15 +98,15 @@ export function evolutionSeries(
 ): Series {
   const totals = new Map<string, number>();
   for (const bucket of buckets ?? []) totals.set(bucket.dt_referencia, (totals.get(bucket.dt_referencia) ?? 0) + bucket.qtd);
+  const keys = new Set(totals.keys());
   if (startDate === endDate) {
-    const keys = Array.from({ length: 24 }, (_, hour) => `${startDate}T${String(hour).padStart(2, '0')}:00`);
-    return { labels: keys.map((key) => evolutionLabel({ dt_referencia: key })), values: keys.map((key) => totals.get(key) ?? 0) };
+    if (keys.size === 0) for (let hour = 0; hour < 24; hour++) keys.add(`${startDate}T${String(hour).padStart(2, '0')}:00`);
+  } else {
+    for (let day = startDate, guard = 0; day <= endDate && guard < 400; day = nextIsoDay(day), guard++) keys.add(day);
   }
-  const labels: string[] = [];
-  const values: number[] = [];
-  for (let day = startDate, guard = 0; day <= endDate && guard < 400; day = nextIsoDay(day), guard++) {
-    labels.push(evolutionLabel({ dt_referencia: day }));
-    values.push(totals.get(day) ?? 0);
-  }
-  return { labels, values };
+  const ordered = [...keys].sort();
+  return {
+    labels: ordered.map((key) => evolutionLabel({ dt_referencia: key })),
+    values: ordered.map((key) => totals.get(key) ?? 0),
+  };
 }

@@ -1,34 +1,19 @@
-import { NonIdealState, Spinner } from '@blueprintjs/core';
 import { REPORT_IDS } from '@shared/schemas/reports';
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement } from 'react';
+import { ReportPage } from './report-page';
+import { ReportsIndexPage } from './reports-index-page';
 
 /**
  * The screens of `/relatorios` and its seven children (route ids of the route table), for the
- * router's screen map. They load on first visit, like the contacts screen (contacts-route.tsx):
- * the table and form libraries stay out of the start-up script. Each report keys its screen by
- * id, so moving from one report to another starts a fresh form.
+ * router's screen map. Each report keys its screen by id, so moving from one report to another
+ * starts a fresh form.
+ *
+ * Not split into their own chunk here: splitting them with React.lazy moved zod into a shared
+ * chunk that runs before main.tsx's `z.config({ jitless: true })`, and zod's eval probe then
+ * raised a CSP violation (tests/e2e/csp.spec.ts). The route-level splitting of issue #13 has to
+ * keep that configuration ahead of every zod parse.
  */
-const ReportsIndexPage = lazy(() => import('./reports-index-page').then((module) => ({ default: module.ReportsIndexPage })));
-const ReportPage = lazy(() => import('./report-page').then((module) => ({ default: module.ReportPage })));
-
-function Loading({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<NonIdealState icon={<Spinner size={40} />} />}>{children}</Suspense>;
-}
-
 export const REPORT_SCREENS: Record<string, () => ReactElement> = {
-  relatorios: () => (
-    <Loading>
-      <ReportsIndexPage />
-    </Loading>
-  ),
-  ...Object.fromEntries(
-    REPORT_IDS.map((id) => [
-      `relatorios/${id}`,
-      () => (
-        <Loading key={id}>
-          <ReportPage reportId={id} />
-        </Loading>
-      ),
-    ]),
-  ),
+  relatorios: () => <ReportsIndexPage />,
+  ...Object.fromEntries(REPORT_IDS.map((id) => [`relatorios/${id}`, () => <ReportPage key={id} reportId={id} />])),
 };

@@ -1,10 +1,12 @@
 import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
+import { noAnswerError, unreadableAnswer } from '../provider-http';
 
 /**
  * The JSON client the unofficial WhatsApp gateways share (Evolution API, Wuzapi, Meow), over
  * global fetch. Every call has a deadline (AbortSignal.timeout, CHANNEL_HTTP_TIMEOUT_MS). Failures
  * become ChannelSendError with `retryable` set the way the outbound retry loop needs it:
- * - no answer (connection refused, reset, timeout), 5xx and 429: retryable, the send stays pending;
+ * - no answer (connection refused, timeout), 5xx and 429: retryable, the send stays pending;
+ * - the connection lost mid-answer: the message may have arrived (`mayHaveArrived`, provider-http.ts);
  * - any other 4xx (bad API key, unknown instance, invalid number): final, with the gateway's own
  *   message, which the agent sees on the failed message ('Mensagem não entregue: ...').
  * The gateway's message is read from the shapes these servers answer:
@@ -37,7 +39,13 @@ export class GatewayHttpClient {
       init.body = JSON.stringify(body);
     }
     const res = await this.fetch(url.toString(), init, `${method} ${path.split('?')[0]}`);
-    const text = await res.text().catch(() => '');
+    let text = '';
+    try {
+      text = await res.text();
+    } catch (err) {
+      // A 2xx cut mid-answer: the gateway took the call. A failure's body is only its wording.
+      if (res.ok) throw unreadableAnswer(err, this.opts.label, res.status);
+    }
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -75,10 +83,7 @@ export class GatewayHttpClient {
     try {
       return await fetch(url, { ...init, signal: AbortSignal.timeout(this.opts.timeoutMs) });
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const reason =
-        e.name === 'TimeoutError' || e.name === 'AbortError' ? `sem resposta em ${this.opts.timeoutMs} ms` : (e.cause?.code ?? e.message);
-      throw new ChannelSendError(`${this.opts.label} indisponível (${what}): ${reason}`, true);
+      throw noAnswerError(err, this.opts.label, this.opts.timeoutMs, what);
     }
   }
 }

@@ -13,6 +13,7 @@ import {
   type SendResult,
   type SessionStatus,
 } from '../channel-adapter';
+import { beforeTheSend } from '../provider-http';
 import { HubClient } from './hub-client';
 
 /** Limits checked before calling. */
@@ -116,6 +117,11 @@ export class HubAdapter implements ChannelAdapter {
     return `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/hub/${this.ctx.record.id}`;
   }
 
+  /** The hub answers for this channel with this token. */
+  async checkProvider(): Promise<void> {
+    await this.api.call<HubChannelInfo>('GET', '');
+  }
+
   async connect(): Promise<void> {
     this.state = await this.ctx.setStatus('OPENING', { reason: null });
     try {
@@ -163,7 +169,7 @@ export class HubAdapter implements ChannelAdapter {
     if (bytes.length > HUB_MEDIA_MAX_BYTES) throw new ChannelSendError('Hub: arquivo maior que 100 MB', false);
     const form = new FormData();
     form.set('file', new Blob([bytes], { type: media.mimeType }), media.fileName);
-    const uploaded = await this.api.call<{ fileId?: string; fileUrl?: string }>('POST', '/files', { form });
+    const uploaded = await beforeTheSend(this.api.call<{ fileId?: string; fileUrl?: string }>('POST', '/files', { form }));
     if (!uploaded?.fileUrl) throw new ChannelSendError('Hub: upload de arquivo sem fileUrl', true);
     return this.send(
       target,

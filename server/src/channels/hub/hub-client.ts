@@ -1,5 +1,6 @@
 import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
 import { downloadUrl, timedFetch } from '../meta/meta-graph-client';
+import { unreadableAnswer } from '../provider-http';
 
 /**
  * A client of the notification hub's HTTP API (NotificaMe-style). The real API's documentation
@@ -16,8 +17,8 @@ import { downloadUrl, timedFetch } from '../meta/meta-graph-client';
  *   POST   /v1/channels/{channel}/messages {to, contents: [{type:'text', text} | {type:'file',
  *          fileUrl, fileMimeType, fileName, fileCaption?}], replyTo?} -> {id, timestamp}
  *   Errors: {error: {code, message}}.
- * Failures become ChannelSendError: no answer, 5xx and 429 retryable; other 4xx final with the
- * hub's message.
+ * Failures become ChannelSendError: no answer, 5xx and 429 retryable (a connection lost
+ * mid-answer: may have arrived, provider-http.ts); other 4xx final with the hub's message.
  */
 export interface HubClientOptions {
   baseUrl: string;
@@ -50,12 +51,17 @@ export class HubClient {
     const res = await timedFetch(url, { method, headers, body: payload }, this.opts.timeoutMs, 'Hub');
     if (!res.ok) throw await hubErrorOf(res);
     if (res.status === 204) return undefined as T;
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw unreadableAnswer(err, 'Hub', res.status);
+    }
     if (!text) return undefined as T;
     try {
       return JSON.parse(text) as T;
-    } catch {
-      throw new ChannelSendError('Hub: resposta inválida (não é JSON)', true, res.status);
+    } catch (err) {
+      throw unreadableAnswer(err, 'Hub', res.status);
     }
   }
 

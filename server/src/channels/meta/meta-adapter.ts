@@ -13,6 +13,7 @@ import {
   type SendResult,
   type SessionStatus,
 } from '../channel-adapter';
+import { beforeTheSend } from '../provider-http';
 import { downloadUrl, META_GRAPH_API_VERSION, MetaGraphClient } from './meta-graph-client';
 
 export type MetaChannelType = 'instagram' | 'messenger';
@@ -142,6 +143,11 @@ export class MetaAdapter implements ChannelAdapter {
     return this.type === 'instagram' ? 'Instagram' : 'Messenger';
   }
 
+  /** The page answers with this token (Graph is reachable and the token works). */
+  async checkProvider(): Promise<void> {
+    await this.graph.call('GET', `/${encodeURIComponent(this.settings.pageId)}`, undefined, { fields: 'id' });
+  }
+
   /**
    * Reads the page (messenger: its name becomes the channel number) or the Instagram account
    * (its username), then subscribes the app to the page's messaging webhooks. CONNECTED, else
@@ -213,10 +219,8 @@ export class MetaAdapter implements ChannelAdapter {
     form.set('message', JSON.stringify({ attachment: { type, payload: { is_reusable: false } } }));
     if (this.type === 'instagram') form.set('platform', 'instagram');
     form.set('filedata', new Blob([bytes], { type: media.mimeType }), media.fileName);
-    const uploaded = await this.graph.call<{ attachment_id?: string }>(
-      'POST',
-      `/${encodeURIComponent(this.settings.pageId)}/message_attachments`,
-      { form },
+    const uploaded = await beforeTheSend(
+      this.graph.call<{ attachment_id?: string }>('POST', `/${encodeURIComponent(this.settings.pageId)}/message_attachments`, { form }),
     );
     if (!uploaded.attachment_id) throw new ChannelSendError('Graph API: upload de anexo sem attachment_id', true);
     const result = await this.sendMessage(target, {

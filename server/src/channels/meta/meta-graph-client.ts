@@ -1,4 +1,5 @@
 import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
+import { noAnswerError, unreadableAnswer } from '../provider-http';
 
 /**
  * A small client of the Graph API as the Messenger Platform uses it (Messenger and Instagram
@@ -6,7 +7,8 @@ import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
  * `Authorization: Bearer` (never in the URL, so it is never logged). Every call has a deadline
  * (AbortSignal.timeout). Failures become ChannelSendError with `retryable` as the outbound retry
  * loop needs it:
- * - no answer (refused, reset, timeout), 5xx and 429: retryable;
+ * - no answer (refused, timeout), 5xx and 429: retryable; the connection lost mid-answer: the
+ *   message may have arrived (`mayHaveArrived`, provider-http.ts);
  * - Graph errors Meta documents as transient (`is_transient: true`; codes 1 unknown, 2 service,
  *   4 app rate limit, 17 user rate limit, 32 page rate limit, 613 call rate limit, 1200 temporary
  *   send failure) even when answered with 400: retryable;
@@ -67,21 +69,18 @@ export class MetaGraphClient {
     if (!res.ok) throw await graphErrorOf(res);
     try {
       return (await res.json()) as T;
-    } catch {
-      throw new ChannelSendError('Graph API: resposta inválida (não é JSON)', true, res.status);
+    } catch (err) {
+      throw unreadableAnswer(err, 'Graph API', res.status);
     }
   }
 }
 
-/** fetch with a deadline; no answer becomes a retryable ChannelSendError (never with the URL). */
+/** fetch with a deadline; no answer becomes a ChannelSendError classified by provider-http.ts (never with the URL). */
 export async function timedFetch(url: string, init: RequestInit, timeoutMs: number, who: string): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const reason =
-      e.name === 'TimeoutError' || e.name === 'AbortError' ? `sem resposta em ${timeoutMs} ms` : (e.cause?.code ?? e.message);
-    throw new ChannelSendError(`${who} indisponível: ${reason}`, true);
+    throw noAnswerError(err, who, timeoutMs);
   }
 }
 

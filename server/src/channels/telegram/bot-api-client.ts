@@ -1,11 +1,13 @@
 import { ChannelSendError, RETRY_AFTER_MAX_MS } from '../channel-adapter';
+import { noAnswerError, unreadableAnswer } from '../provider-http';
 
 /**
  * A small client of the Telegram Bot API over global fetch:
  * `${baseUrl}/bot<token>/<method>` answers `{ok, result}` or `{ok:false, error_code, description,
  * parameters?: {retry_after}}`; files are downloaded from `${baseUrl}/file/bot<token>/<file_path>`.
  * Every call has a deadline (AbortSignal.timeout). Failures become ChannelSendError:
- * - no answer (refused, reset, timeout), 5xx and 429 (flood control, retry_after): retryable;
+ * - no answer (refused, timeout), 5xx and 429 (flood control, retry_after): retryable; the
+ *   connection lost mid-answer: the message may have arrived (`mayHaveArrived`, provider-http.ts);
  * - any other 4xx (bad token 401, chat not found 400, bot blocked 403): final, with Telegram's
  *   description, which the agent sees on the failed message.
  */
@@ -43,7 +45,9 @@ export class BotApiClient {
     let parsed: BotApiAnswer<T> | undefined;
     try {
       parsed = (await res.json()) as BotApiAnswer<T>;
-    } catch {
+    } catch (err) {
+      // A 2xx cut mid-answer: Telegram took the call. A failure's body is only its wording.
+      if (res.ok) throw unreadableAnswer(err, 'Telegram', res.status);
       parsed = undefined;
     }
     if (res.ok && parsed?.ok) return parsed.result as T;
@@ -72,13 +76,8 @@ export class BotApiClient {
     try {
       return await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const reason =
-        e.name === 'TimeoutError' || e.name === 'AbortError'
-          ? `sem resposta em ${this.timeoutMs} ms`
-          : (e.cause?.code ?? e.message);
       // Never the URL: it carries the bot token.
-      throw new ChannelSendError(`Telegram Bot API indisponível (${method}): ${reason}`, true);
+      throw noAnswerError(err, 'Telegram Bot API', this.timeoutMs, method);
     }
   }
 }

@@ -115,6 +115,11 @@ export class TelegramAdapter implements ChannelAdapter {
     return `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/telegram/${this.ctx.record.id}`;
   }
 
+  /** getMe answers with this token (the Bot API is reachable and the token works). */
+  async checkProvider(): Promise<void> {
+    await this.api.call('getMe');
+  }
+
   async connect(): Promise<void> {
     this.state = await this.ctx.setStatus('OPENING', { reason: null });
     try {

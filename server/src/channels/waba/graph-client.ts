@@ -1,10 +1,13 @@
 import { ChannelSendError, retryAfterMsOf } from '../channel-adapter';
+import { noAnswerError, unreadableAnswer } from '../provider-http';
 
 /**
  * A small client of the Graph API (WhatsApp Cloud API) over global fetch. Every call has a
  * deadline (AbortSignal.timeout); failures become ChannelSendError with `retryable` set the way
  * the outbound retry loop needs it:
- * - no answer (connection refused, reset, timeout), 5xx and 429: retryable, the send stays pending;
+ * - no answer (connection refused, timeout), 5xx and 429: retryable, the send stays pending;
+ * - the connection lost mid-answer (or a 2xx that cannot be read): the message may have arrived
+ *   (`mayHaveArrived`, provider-http.ts), so the delivery does not resend it blindly;
  * - Graph throttling codes (4 app limit, 80007 WABA limit, 130429 throughput, 131056 pair rate)
  *   even when answered with 400: retryable, later is fine;
  * - any other 4xx (bad token, invalid recipient, unknown template): not retryable, with
@@ -72,8 +75,8 @@ export class GraphClient {
     if (!res.ok) throw await errorOf(res);
     try {
       return (await res.json()) as T;
-    } catch {
-      throw new ChannelSendError('Graph API: resposta inválida (não é JSON)', true, res.status);
+    } catch (err) {
+      throw unreadableAnswer(err, 'Graph API', res.status);
     }
   }
 
@@ -89,12 +92,7 @@ export class GraphClient {
     try {
       return await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const reason =
-        e.name === 'TimeoutError' || e.name === 'AbortError'
-          ? `sem resposta em ${this.timeoutMs} ms`
-          : (e.cause?.code ?? e.message);
-      throw new ChannelSendError(`Graph API indisponível: ${reason}`, true);
+      throw noAnswerError(err, 'Graph API', this.timeoutMs);
     }
   }
 }

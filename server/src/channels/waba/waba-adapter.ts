@@ -15,6 +15,7 @@ import {
   type TemplateSend,
 } from '../channel-adapter';
 import { outboundMediaKind } from '../media-types';
+import { beforeTheSend } from '../provider-http';
 import { GraphClient } from './graph-client';
 
 /** Cloud API limits the adapter checks before calling (spec section 5 for buttons). */
@@ -121,6 +122,11 @@ export class WabaAdapter implements ChannelAdapter {
     }
   }
 
+  /** The phone number answers with this token (the provider is reachable and the token works). */
+  async checkProvider(): Promise<void> {
+    await this.graph.call('GET', `/${this.settings.phoneNumberId}`, undefined, { fields: 'id' });
+  }
+
   /** Nothing to close on Meta's side; the channel just stops being used. */
   async disconnect(): Promise<void> {
     this.state = await this.ctx.setStatus('DISCONNECTED', { reason: null });
@@ -137,7 +143,7 @@ export class WabaAdapter implements ChannelAdapter {
     form.set('messaging_product', 'whatsapp');
     form.set('type', media.mimeType);
     form.set('file', new Blob([bytes], { type: media.mimeType }), media.fileName);
-    const uploaded = await this.graph.call<{ id?: string }>('POST', `/${this.settings.phoneNumberId}/media`, { form });
+    const uploaded = await beforeTheSend(this.graph.call<{ id?: string }>('POST', `/${this.settings.phoneNumberId}/media`, { form }));
     if (!uploaded.id) throw new ChannelSendError('Graph API: upload de mídia sem id', true);
     const kind = outboundMediaKind(media.mimeType);
     const object: Record<string, unknown> = { id: uploaded.id };

@@ -161,7 +161,7 @@ export class MessageSendService {
     // Not enqueued: a worker must not take the row from under this request.
     const outcome = await this.send(auth, ticketId, input, files, { enqueue: false });
     if (!outcome.body.created) return outcome;
-    for (const m of outcome.body.messages) if (m.status === 'pending') await this.delivery.deliver(m.id);
+    for (const m of outcome.body.messages) if (m.status === 'pending') await this.delivery.deliver(m.id, { wait: true });
     outcome.body.messages = (
       await selectMessagesByIds(
         this.deps.dataSource,

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../../deps';
 import type { MessageBirthdayService } from './message-birthday.service';
 import type { MessageScheduleService } from './message-schedule.service';
-import { DELIVER_JOB, OUTBOUND_SWEEP_INTERVAL_MS, OUTBOUND_SWEEP_JOB, type OutboundDelivery } from './outbound-delivery';
+import { CHANNEL_PROBE_INTERVAL_MS, CHANNEL_PROBE_JOB } from './channel-reachability';
+import { DELIVER_JOB, DELIVER_JOB_CONCURRENCY, OUTBOUND_SWEEP_INTERVAL_MS, OUTBOUND_SWEEP_JOB, type OutboundDelivery } from './outbound-delivery';
 
 export const BIRTHDAY_JOB = 'messages.birthdays';
 /** Birthday messages go out at their channel's hour; checked a few times per hour (idempotent). */
@@ -10,18 +11,31 @@ const BIRTHDAY_INTERVAL_MS = 10 * 60_000;
 /**
  * Thin job wiring (the rows, not the queue, are what survives a restart):
  * - `messages.deliver` {messageId}: send one message now (enqueued after each write, and with a
- *   delay for each retry);
+ *   delay for each retry); DELIVER_JOB_CONCURRENCY at once per process, at most one per channel
+ *   (the delivery's lanes);
  * - `messages.outbound-sweep`: scheduled messages that are due become pending, then every due
  *   pending message is sent; every OUTBOUND_SWEEP_INTERVAL_MS and once at start, so a restart
  *   or a lost job delays a message by seconds at most;
- * - `messages.birthdays`: birthday messages at each channel's hour.
+ * - `messages.birthdays`: birthday messages at each channel's hour;
+ * - `channels.provider-probe`: channels marked unreachable ask their provider whether it is back.
  */
 export function registerMessageJobs(
   deps: Pick<AppDeps, 'jobs' | 'periodic' | 'logger'>,
   services: { delivery: OutboundDelivery; schedules: MessageScheduleService; birthdays: MessageBirthdayService },
 ): void {
-  deps.jobs.process<{ messageId: number }>(DELIVER_JOB, async (data) => {
-    await services.delivery.deliver(Number(data.messageId));
+  deps.jobs.process<{ messageId: number }>(
+    DELIVER_JOB,
+    async (data) => {
+      await services.delivery.deliver(Number(data.messageId));
+    },
+    { concurrency: DELIVER_JOB_CONCURRENCY },
+  );
+  deps.periodic.register({
+    name: CHANNEL_PROBE_JOB,
+    intervalMs: CHANNEL_PROBE_INTERVAL_MS,
+    run: async () => {
+      await services.delivery.reachability.probe();
+    },
   });
   deps.periodic.register({
     name: OUTBOUND_SWEEP_JOB,

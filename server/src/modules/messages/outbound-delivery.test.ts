@@ -198,10 +198,12 @@ describe('outbound delivery', () => {
       graph.releaseHanging();
       await sweep;
     }
-    // The slow tenant's message goes out on its next try (and takes no failure meant for later tests).
-    clock.advance(retryDelayMs(2));
-    await runSweep(server);
-    await waitForMessage(server, slowId, (r) => r.status === 'sent', 'the slow tenant’s next try');
+    // The hanging call ends with its connection reset: the provider had the request, so the
+    // message may have arrived and is not resent blindly; the agent decides.
+    const slowRow = await waitForMessage(server, slowId, (r) => r.status === 'failed', 'the slow tenant’s send, unconfirmed');
+    expect(slowRow).toMatchObject({ unconfirmed: true, sendClaimedAt: null });
+    expect(slowRow.lastError).toMatch(/^Envio não confirmado: Graph API: a conexão caiu antes da resposta/);
+    expect(graph.requests.filter((r) => r.json?.to === slow.contact.number)).toHaveLength(2);
   });
 
   it(`gives up after ${MAX_SEND_ATTEMPTS} tries of passing failures`, async () => {

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { UNCONFIRMED_SEND_MESSAGE, UNDELIVERED_MESSAGE } from '@shared/schemas/messages';
+import { UNCONFIRMED_SEND_MESSAGE, UNDELIVERED_MESSAGE, unconfirmedAnswerLostMessage } from '@shared/schemas/messages';
 import {
   ACK_BY_STATUS,
   ChannelSendError,
@@ -11,11 +11,13 @@ import {
 import { AppError } from '../../core/app-error';
 import type { AppDeps } from '../../deps';
 import { uniqueViolationOf } from '../../db/pg-errors';
+import { ChannelReachability, type ReachabilityRegistry } from './channel-reachability';
 import { emitMessages } from './message-events';
 import { absoluteMediaPath } from './message-media';
 import { loadTicket, type MessageTicket } from './message-ticket';
 import { returnedRows } from './messages.query';
 import { loadChannel, resolveTarget } from './outbound-target';
+import { SendLanes } from './send-lanes';
 
 export const DELIVER_JOB = 'messages.deliver';
 export const OUTBOUND_SWEEP_JOB = 'messages.outbound-sweep';
@@ -54,15 +56,41 @@ export function nextRetryDelayMs(failedAttempts: number, retryAfterMs = 0, rando
 
 /** Channels a sweep sends to at once; a channel's own messages go one after another, in order. */
 export const SWEEP_CHANNEL_CONCURRENCY = 8;
+/**
+ * `messages.deliver` jobs a process runs at once (Bull's concurrency; the memory driver runs
+ * every due job at once). A job whose channel is busy in this process does not wait: it hands
+ * the message to the channel's lane and ends, so job slots are never held by a hanging channel.
+ */
+export const DELIVER_JOB_CONCURRENCY = 16;
 
 /** The channel registry as the delivery needs it (AppDeps.channels). */
 export interface ChannelAdapterSource {
   adapterFor(channel: ChannelRecord): ChannelAdapter | Promise<ChannelAdapter>;
+  /** Session changes (a channel whose provider cannot be reached is marked CONNECTION_LOST). */
+  setStatus?: ReachabilityRegistry['setStatus'];
   /** Statuses that came before their message's provider id (the channel registry's inbound pipeline). */
   inbound?: { applyEarlyStatuses(only?: { channelId: number; providerMessageId: string }): Promise<number> };
 }
 
-export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'waiting' | 'skipped';
+/** `queued`: the channel was busy in this process; its lane sends the message right after. */
+export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'waiting' | 'skipped' | 'queued';
+
+/** Why a message waits while its channel is CONNECTION_LOST (provider unreachable, or a dropped session). */
+export const CHANNEL_LOST_REASON = 'Conexão com o provedor perdida.';
+
+/** Which claimed rows: one message, one lane's, or any due row outside the lanes busy here. */
+interface ClaimFilter {
+  messageId?: number;
+  channelId?: number;
+  ticketId?: number;
+  excludeChannels?: number[];
+  excludeTickets?: number[];
+}
+
+/** Lane of a message: its ticket's channel, or the ticket itself when it has none. */
+const laneKey = (channelId: number | null, ticketId: number): string => (channelId === null ? `t:${ticketId}` : `c:${channelId}`);
+const laneFilter = (key: string): ClaimFilter =>
+  key.startsWith('c:') ? { channelId: Number(key.slice(2)) } : { ticketId: Number(key.slice(2)) };
 
 interface ClaimedMessage {
   id: string | number;
@@ -91,25 +119,49 @@ export const waitingForChannelText = (reason: string) => `${reason} A mensagem s
  * - Who sends: a `messages.deliver` job enqueued right after the row commits, and a sweep every
  *   OUTBOUND_SWEEP_INTERVAL_MS (plus one at start) that picks whatever is due, so a lost job, a
  *   restart or a dead worker never loses a message.
+ * - Per-channel lanes (send-lanes.ts): in a process, a channel's sends run one at a time and in
+ *   order, whether a job or the sweep started them; a job that finds its channel busy leaves the
+ *   message to that lane (which sends what came due before letting go) instead of waiting, so a
+ *   hanging provider holds one job slot and its own lane, never another tenant's sends.
  * - Several workers: a row is claimed by one statement (`FOR UPDATE SKIP LOCKED` on the due
  *   rows, then `nextRetryAt` moved CLAIM_LEASE_MS ahead and `sendAttempts` + 1). No transaction
  *   is held during the provider call. Right before the call `sendClaimedAt` is set and every
  *   outcome clears it: a worker that dies during the call leaves it set, and once the lease is
  *   over the message fails as unconfirmed (failUnconfirmed) instead of being resent, since no
  *   provider offers an idempotency key or a lookup by our id; the agent resends it if needed.
- *   A worker that dies before the call is resent normally after the lease.
+ *   A worker that dies before the call is resent normally after the lease. The same holds when
+ *   the provider call itself says the message may have arrived (the connection lost mid-answer,
+ *   ChannelSendError.mayHaveArrived): failed as unconfirmed at once, not retried.
  * - Failures: ChannelSendError `retryable` (timeouts, 5xx, 429) retries after 2 s, 4 s, 8 s ...
  *   (capped at 5 min) up to MAX_SEND_ATTEMPTS tries, then fails; a non-retryable one (4xx:
  *   invalid number, bad token) fails at once with the provider's reason in `lastError`.
  * - No channel, channel not connected: the message stays pending with `lastError` saying so,
  *   without spending tries, and is looked at every CHANNEL_WAIT_DELAY_MS; it fails after
- *   PENDING_MAX_AGE_MS.
+ *   PENDING_MAX_AGE_MS. A channel whose provider stops answering is marked CONNECTION_LOST
+ *   (channel-reachability.ts), so its messages wait instead of spending their tries, and they
+ *   are made due as soon as the provider answers again.
  */
 export class OutboundDelivery {
+  readonly reachability: ChannelReachability;
+  private readonly lanes: SendLanes;
+
   constructor(
     private readonly deps: Pick<AppDeps, 'dataSource' | 'events' | 'jobs' | 'logger' | 'clock' | 'config'>,
     private readonly adapters: () => ChannelAdapterSource | undefined,
-  ) {}
+  ) {
+    this.lanes = new SendLanes(
+      (key) => this.drainLane(key),
+      (err, key) => this.deps.logger.error({ err, lane: key }, 'message delivery crashed'),
+    );
+    this.reachability = new ChannelReachability(
+      deps,
+      () => {
+        const source = this.adapters();
+        return source?.setStatus ? { adapterFor: (c) => source.adapterFor(c), setStatus: source.setStatus.bind(source) } : undefined;
+      },
+      (channel) => this.channelRestored(channel),
+    );
+  }
 
   /**
    * Asks a worker to send now (or after `delayMs`). A failure to enqueue is logged, not thrown:
@@ -127,10 +179,23 @@ export class OutboundDelivery {
     }
   }
 
-  /** Sends one message if it is due and nobody else holds it. */
-  async deliver(messageId: number): Promise<DeliveryOutcome> {
-    const [row] = await this.claim(1, messageId);
-    return row ? this.send(row) : 'skipped';
+  /**
+   * Sends one message if it is due and nobody else holds it. When its channel is busy in this
+   * process the message is left to that channel's lane ('queued'), unless `wait` (the caller
+   * wants the outcome: POST /noRedis), which queues behind the lane.
+   */
+  async deliver(messageId: number, opts: { wait?: boolean } = {}): Promise<DeliveryOutcome> {
+    const [lane] = (await this.deps.dataSource.query(
+      `SELECT m."ticketId", t."whatsappId" FROM messages m JOIN tickets t ON t.id = m."ticketId" WHERE m.id = $1 AND m.status = 'pending'`,
+      [messageId],
+    )) as { ticketId: number; whatsappId: number | null }[];
+    if (!lane) return 'skipped';
+    const key = laneKey(lane.whatsappId, lane.ticketId);
+    if (!opts.wait && this.lanes.requestDrain(key)) return 'queued';
+    return this.lanes.run(key, async () => {
+      const [row] = await this.claim(1, { messageId });
+      return row ? this.send(row) : 'skipped';
+    });
   }
 
   /** Sends every due message, in batches; answers how many were tried. */
@@ -138,7 +203,14 @@ export class OutboundDelivery {
     await this.failUnconfirmed();
     let tried = 0;
     for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
-      const rows = await this.claim(SWEEP_BATCH);
+      // A channel busy here (a send in flight, maybe hanging) keeps its due messages: its lane
+      // takes them when the send in flight is over, in order.
+      const busy = this.lanes.busyKeys();
+      const rows = await this.claim(SWEEP_BATCH, {
+        excludeChannels: busy.filter((k) => k.startsWith('c:')).map((k) => Number(k.slice(2))),
+        excludeTickets: busy.filter((k) => k.startsWith('t:')).map((k) => Number(k.slice(2))),
+      });
+      for (const key of busy) this.lanes.requestDrain(key);
       await this.sendByChannel(rows);
       tried += rows.length;
       if (rows.length < SWEEP_BATCH) break;
@@ -159,28 +231,78 @@ export class OutboundDelivery {
   private async sendByChannel(rows: ClaimedMessage[]): Promise<void> {
     const groups = new Map<string, ClaimedMessage[]>();
     for (const row of rows) {
-      const key = row.channelId === null ? `ticket:${row.ticketId}` : `channel:${row.channelId}`;
+      const key = laneKey(row.channelId, row.ticketId);
       groups.set(key, [...(groups.get(key) ?? []), row]);
     }
-    const queue = [...groups.values()];
+    const queue = [...groups.entries()];
     const worker = async () => {
       for (let group = queue.shift(); group; group = queue.shift()) {
-        for (const row of group) {
-          await this.send(row).catch((err) => this.deps.logger.error({ err, messageId: row.id }, 'message delivery crashed'));
-        }
+        const [key, members] = group;
+        await this.lanes.run(key, async () => {
+          for (const row of members) await this.sendLogged(row);
+        });
       }
     };
     await Promise.all(Array.from({ length: Math.min(SWEEP_CHANNEL_CONCURRENCY, queue.length) }, worker));
   }
 
-  private async claim(limit: number, messageId?: number): Promise<ClaimedMessage[]> {
+  /** Inside a lane: what came due on its channel while it was busy, in order. */
+  private async drainLane(key: string): Promise<void> {
+    for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
+      const rows = await this.claim(SWEEP_BATCH, laneFilter(key));
+      for (const row of rows) await this.sendLogged(row);
+      if (rows.length < SWEEP_BATCH) return;
+    }
+  }
+
+  private sendLogged(row: ClaimedMessage): Promise<DeliveryOutcome | void> {
+    return this.send(row).catch((err) => this.deps.logger.error({ err, messageId: row.id }, 'message delivery crashed'));
+  }
+
+  /**
+   * The provider of a channel marked unreachable answers again: its messages that wait for it
+   * are due now, and its lane sends them. Only rows released by `wait` with the lost-channel
+   * text and not held by a worker (a claimed row's lease is CLAIM_LEASE_MS ahead, past the
+   * CHANNEL_WAIT_DELAY_MS a waiting row is given).
+   */
+  async channelRestored(channel: Pick<ChannelRecord, 'id' | 'tenantId'>): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.dataSource.query(
+      `UPDATE messages SET "nextRetryAt" = $3, "updatedAt" = now()
+        WHERE status = 'pending' AND "sendClaimedAt" IS NULL AND "lastError" = $4
+          AND "nextRetryAt" > $3 AND "nextRetryAt" <= $5
+          AND "tenantId" = $2 AND "ticketId" IN (SELECT id FROM tickets WHERE "whatsappId" = $1 AND "tenantId" = $2)`,
+      [channel.id, channel.tenantId, now, waitingForChannelText(CHANNEL_LOST_REASON), new Date(now.getTime() + CHANNEL_WAIT_DELAY_MS)],
+    );
+    const key = laneKey(channel.id, 0);
+    if (!this.lanes.requestDrain(key)) {
+      void this.lanes
+        .run(key, () => this.drainLane(key))
+        .catch((err) => this.deps.logger.error({ err, channelId: channel.id }, 'message delivery crashed'));
+    }
+  }
+
+  private async claim(limit: number, filter: ClaimFilter = {}): Promise<ClaimedMessage[]> {
     const now = this.deps.clock.now();
     const params: unknown[] = [now, new Date(now.getTime() + CLAIM_LEASE_MS), limit];
-    if (messageId !== undefined) params.push(messageId);
+    const where: string[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (filter.messageId !== undefined) where.push(`id = ${param(filter.messageId)}`);
+    if (filter.ticketId !== undefined) where.push(`"ticketId" = ${param(filter.ticketId)}`);
+    if (filter.channelId !== undefined) {
+      where.push(`"ticketId" IN (SELECT id FROM tickets WHERE "whatsappId" = ${param(filter.channelId)})`);
+    }
+    if (filter.excludeTickets?.length) where.push(`"ticketId" <> ALL(${param(filter.excludeTickets)}::int[])`);
+    if (filter.excludeChannels?.length) {
+      where.push(`"ticketId" NOT IN (SELECT id FROM tickets WHERE "whatsappId" = ANY(${param(filter.excludeChannels)}::int[]))`);
+    }
     const result = await this.deps.dataSource.query(
       `WITH due AS (
          SELECT id FROM messages
-          WHERE status = 'pending' AND "nextRetryAt" <= $1 AND "sendClaimedAt" IS NULL ${messageId !== undefined ? 'AND id = $4' : ''}
+          WHERE status = 'pending' AND "nextRetryAt" <= $1 AND "sendClaimedAt" IS NULL ${where.map((w) => `AND ${w}`).join(' ')}
           ORDER BY "nextRetryAt", id
           LIMIT $3
           FOR UPDATE SKIP LOCKED
@@ -232,6 +354,7 @@ export class OutboundDelivery {
     if (ticket.whatsappId === null) return this.wait(row, ticket, 'Atendimento sem conexão.');
     const channel = await loadChannel(ds, ticket.tenantId, ticket.whatsappId);
     if (!channel) return this.wait(row, ticket, 'Conexão não encontrada.');
+    if (channel.status === 'CONNECTION_LOST') return this.wait(row, ticket, CHANNEL_LOST_REASON);
     if (channel.status !== 'CONNECTED') return this.wait(row, ticket, 'Sessão não inicializada.');
     const source = this.adapters();
     if (!source) return this.wait(row, ticket, 'Sessão não inicializada.');
@@ -260,8 +383,11 @@ export class OutboundDelivery {
       await ds.query(`UPDATE messages SET "sendClaimedAt" = now() WHERE id = $1 AND status = 'pending'`, [row.id]);
       result = await this.dispatch(adapter, target, row, opts);
     } catch (err) {
-      return this.failure(row, ticket, err);
+      const outcome = await this.failure(row, ticket, err);
+      await this.reachability.sendFailed(channel, adapter, err);
+      return outcome;
     }
+    this.reachability.sendSucceeded(channel.id);
     await this.succeed(row, ticket, channel, result);
     return 'sent';
   }
@@ -302,6 +428,11 @@ export class OutboundDelivery {
     let retryable: boolean;
     let reason: string;
     let retryAfterMs = 0;
+    if (err instanceof ChannelSendError && err.mayHaveArrived) {
+      // The provider may have the message (its answer was lost on the way): not resent blindly.
+      this.deps.logger.warn({ messageId: row.id, reason: err.message }, 'send without an answer failed as unconfirmed');
+      return this.failUnconfirmedNow(row, ticket, unconfirmedAnswerLostMessage(err.message));
+    }
     if (err instanceof ChannelSendError) {
       retryable = err.retryable;
       reason = err.message;
@@ -336,6 +467,17 @@ export class OutboundDelivery {
       row.lastError !== text,
     );
     return 'waiting';
+  }
+
+  private async failUnconfirmedNow(row: ClaimedMessage, ticket: MessageTicket, text: string): Promise<DeliveryOutcome> {
+    await this.update(
+      row,
+      ticket,
+      `status = 'failed', ack = ${ACK_BY_STATUS.failed}, "nextRetryAt" = NULL, unconfirmed = true, "lastError" = $2`,
+      [text],
+      true,
+    );
+    return 'failed';
   }
 
   private async fail(row: ClaimedMessage, ticket: MessageTicket, reason: string): Promise<DeliveryOutcome> {

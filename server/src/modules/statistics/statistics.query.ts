@@ -47,6 +47,32 @@ export function scopeSql(alias: string, scope: StatisticsScope, params: Statemen
   return parts.length === 0 ? 'false' : `(${parts.join(' OR ')})`;
 }
 
+/** The first UTC midnight at or after the period's start, and the last at or before its end (UTC wall times). */
+const FULL_DAYS_FROM = `(date_trunc('day', (${PERIOD_START} AT TIME ZONE 'UTC') - interval '1 microsecond') + interval '1 day')`;
+const FULL_DAYS_TO = `date_trunc('day', ${PERIOD_END} AT TIME ZONE 'UTC')`;
+
+/**
+ * Message facts of the period per kind (and agent), as rows (kind[, "userId"], n): the UTC days
+ * wholly inside the period from ticket_metric_daily, the partial days at both ends from the raw
+ * facts (each piece its own index range, so a year reads a few thousand day rows and at most two
+ * days of facts).
+ */
+export function messageCountsSql(scope: StatisticsScope, params: StatementParams, kinds: readonly string[], byUser: boolean): string {
+  const k = params.bind(kinds);
+  const user = byUser ? `, "userId"` : '';
+  const facts = (from: string, to: string) =>
+    `SELECT e.kind, e."userId", 1 AS n FROM ticket_metric_events e
+      WHERE ${and(`e."tenantId" = $1`, `e.kind = ANY(${k}::varchar[])`, `e.at >= ${from}`, `e.at < ${to}`, scopeSql('e', scope, params))}`;
+  return `SELECT kind${user}, sum(n)::int AS n FROM (
+      SELECT d.kind, d."userId", d.n FROM ticket_metric_daily d
+       WHERE ${and(`d."tenantId" = $1`, `d.kind = ANY(${k}::varchar[])`, `d.day >= ${FULL_DAYS_FROM}::date`, `d.day < ${FULL_DAYS_TO}::date`, scopeSql('d', scope, params))}
+      UNION ALL
+      ${facts(PERIOD_START, `LEAST(${FULL_DAYS_FROM} AT TIME ZONE 'UTC', ${PERIOD_END})`)}
+      UNION ALL
+      ${facts(`GREATEST(${FULL_DAYS_TO} AT TIME ZONE 'UTC', ${FULL_DAYS_FROM} AT TIME ZONE 'UTC', ${PERIOD_START})`, PERIOD_END)}
+    ) x GROUP BY kind${user}`;
+}
+
 export const and = (...conditions: (string | null | undefined)[]): string => conditions.filter(Boolean).join(' AND ');
 
 /**

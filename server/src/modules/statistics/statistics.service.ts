@@ -23,7 +23,20 @@ import {
   type PerUserSqlRow,
   type TicketsTimesSqlRow,
 } from './statistics.presenter';
-import { and, durationColumns, inPeriod, PERIOD_END, PERIOD_START, scopeSql, StatementParams, type StatisticsPeriod } from './statistics.query';
+import {
+  and,
+  durationColumns,
+  inPeriod,
+  messageCountsSql,
+  PERIOD_END,
+  PERIOD_START,
+  scopeSql,
+  StatementParams,
+  type StatisticsPeriod,
+} from './statistics.query';
+
+/** Messages to and from customers, counted per day in ticket_metric_daily. */
+const MESSAGE_KINDS = ['messageIn', 'reply', 'autoMessage'] as const;
 
 type StatisticsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'clock'>;
 
@@ -74,8 +87,16 @@ export class StatisticsService {
     };
   }
 
+  /**
+   * One statistics statement. Planned without JIT (compiling its expressions costs more than a
+   * dashboard query runs), with room to sort a year of facts in memory, and in one process (a
+   * dashboard does not take the other cores of a busy server).
+   */
   private query<T>(sql: string, params: StatementParams): Promise<T[]> {
-    return this.deps.dataSource.query(sql, params.values) as Promise<T[]>;
+    return this.deps.dataSource.transaction(async (tx) => {
+      await tx.query(`SET LOCAL jit = off; SET LOCAL work_mem = '32MB'; SET LOCAL max_parallel_workers_per_gather = 0`);
+      return (await tx.query(sql, params.values)) as T[];
+    });
   }
 
   /** Tickets created in the period (`t`), in the caller's queues. */
@@ -83,16 +104,20 @@ export class StatisticsService {
     return and(`t."tenantId" = $1`, inPeriod(`t."createdAt"`), scopeSql('t', period.scope, params));
   }
 
+  /** Facts of one kind in the period and the caller's scope (`e`). */
+  private factsWhere(kind: string, period: StatisticsPeriod, params: StatementParams): string {
+    return and(`e."tenantId" = $1`, `e.kind = '${kind}'`, inPeriod('e.at'), scopeSql('e', period.scope, params));
+  }
+
   /** GET /statistics-tickets-times: counters and times of the period, as an array of one row. */
   async ticketsTimes(auth: AuthContext, query: PeriodQuery): Promise<TicketsTimesRow[]> {
     const period = await this.period(auth, query);
     const params = new StatementParams(period);
-    const kinds = params.bind(['started', 'firstReply', 'resolved', 'rating', 'messageIn', 'reply', 'autoMessage']);
     const ratingBuckets = [0, 1, 2, 3, 4, 5]
-      .map((r) => `(count(*) FILTER (WHERE e.kind = 'rating' AND e.value = ${r}))::int AS "rating${r}"`)
-      .join(',\n');
+      .map((r) => `(count(*) FILTER (WHERE e.value = ${r}))::int AS "rating${r}"`)
+      .join(', ');
     const [row] = await this.query<TicketsTimesSqlRow>(
-      `SELECT o.*, c.*, n.*, f.*
+      `SELECT o.*, c.*, n.*, w.*, f.*, r.*, g.*, m.*
          FROM (SELECT count(*)::int AS opened, (count(*) FILTER (WHERE t."isActiveDemand"))::int AS "activeDemand"
                  FROM tickets t WHERE ${this.createdWhere(period, params)}) o
         CROSS JOIN (SELECT count(*)::int AS "newContacts" FROM contacts c WHERE c."tenantId" = $1 AND ${inPeriod(`c."createdAt"`)}) c
@@ -100,17 +125,15 @@ export class StatisticsService {
                            (count(*) FILTER (WHERE t.status = 'pending'))::int AS pending
                       FROM tickets t
                      WHERE ${and(`t."tenantId" = $1`, `t.status IN ('open', 'pending')`, scopeSql('t', period.scope, params))}) n
-        CROSS JOIN (SELECT (count(*) FILTER (WHERE e.kind = 'resolved'))::int AS resolved,
-                           ${durationColumns('started', 'waiting')},
-                           ${durationColumns('firstReply', 'firstResponse')},
-                           ${durationColumns('resolved', 'resolution')},
-                           (count(*) FILTER (WHERE e.kind = 'rating'))::int AS "ratingCount",
-                           round(avg(e.value) FILTER (WHERE e.kind = 'rating'), 2)::float8 AS "ratingAverage",
-                           ${ratingBuckets},
-                           (count(*) FILTER (WHERE e.kind = 'messageIn'))::int AS "messagesIn",
-                           (count(*) FILTER (WHERE e.kind IN ('reply', 'autoMessage')))::int AS "messagesOut"
-                      FROM ticket_metric_events e
-                     WHERE ${and(`e."tenantId" = $1`, `e.kind = ANY(${kinds}::varchar[])`, inPeriod('e.at'), scopeSql('e', period.scope, params))}) f`,
+        CROSS JOIN (SELECT ${durationColumns('started', 'waiting')} FROM ticket_metric_events e WHERE ${this.factsWhere('started', period, params)}) w
+        CROSS JOIN (SELECT ${durationColumns('firstReply', 'firstResponse')} FROM ticket_metric_events e WHERE ${this.factsWhere('firstReply', period, params)}) f
+        CROSS JOIN (SELECT count(*)::int AS resolved, ${durationColumns('resolved', 'resolution')}
+                      FROM ticket_metric_events e WHERE ${this.factsWhere('resolved', period, params)}) r
+        CROSS JOIN (SELECT count(*)::int AS "ratingCount", round(avg(e.value), 2)::float8 AS "ratingAverage", ${ratingBuckets}
+                      FROM ticket_metric_events e WHERE ${this.factsWhere('rating', period, params)}) g
+        CROSS JOIN (SELECT COALESCE(sum(x.n) FILTER (WHERE x.kind = 'messageIn'), 0)::int AS "messagesIn",
+                           COALESCE(sum(x.n) FILTER (WHERE x.kind <> 'messageIn'), 0)::int AS "messagesOut"
+                      FROM (${messageCountsSql(period.scope, params, MESSAGE_KINDS, false)}) x) m`,
       params,
     );
     return [presentTicketsTimes(row)];
@@ -155,14 +178,17 @@ export class StatisticsService {
     const period = await this.period(auth, query);
     const params = new StatementParams(period);
     const hourly = period.startDate === period.endDate;
-    const bucketOf = (instant: string) => `to_char(${instant} AT TIME ZONE $4, '${hourly ? 'YYYY-MM-DD"T"HH24:00' : 'YYYY-MM-DD'}')`;
+    const bucketOf = (instant: string) => `to_char(${instant}, '${hourly ? 'YYYY-MM-DD"T"HH24:00' : 'YYYY-MM-DD'}')`;
+    // Tickets grouped by their local day (or hour) first, formatted once per bucket.
+    const local = `date_trunc('${hourly ? 'hour' : 'day'}', t."createdAt" AT TIME ZONE $4)`;
     const buckets = hourly
-      ? `SELECT DISTINCT ${bucketOf('g')} AS bucket FROM generate_series(${PERIOD_START}, ${PERIOD_END} - interval '1 hour', interval '1 hour') g`
+      ? `SELECT DISTINCT ${bucketOf('g AT TIME ZONE $4')} AS bucket FROM generate_series(${PERIOD_START}, ${PERIOD_END} - interval '1 hour', interval '1 hour') g`
       : `SELECT to_char(g, 'YYYY-MM-DD') AS bucket FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') g`;
     const rows = await this.query<{ bucket: string; qtd: number }>(
       `WITH b AS (${buckets}),
-            c AS (SELECT ${bucketOf('t."createdAt"')} AS bucket, count(*)::int AS qtd FROM tickets t
-                   WHERE ${this.createdWhere(period, params)} GROUP BY 1)
+            c AS (SELECT ${bucketOf('l.local')} AS bucket, l.qtd FROM (
+                    SELECT ${local} AS local, count(*)::int AS qtd FROM tickets t WHERE ${this.createdWhere(period, params)} GROUP BY 1
+                  ) l)
        SELECT b.bucket, COALESCE(c.qtd, 0)::int AS qtd FROM b LEFT JOIN c ON c.bucket = b.bucket ORDER BY b.bucket`,
       params,
     );
@@ -175,11 +201,11 @@ export class StatisticsService {
     const params = new StatementParams(period);
     const rows = await this.query<{ bucket: string; id: number | null; name: string | null; qtd: number }>(
       `WITH c AS (
-         SELECT to_char(t."createdAt" AT TIME ZONE $4, 'YYYY-MM-DD') AS bucket, t."whatsappId" AS id, count(*)::int AS qtd
+         SELECT (t."createdAt" AT TIME ZONE $4)::date AS day, t."whatsappId" AS id, count(*)::int AS qtd
            FROM tickets t WHERE ${this.createdWhere(period, params)} GROUP BY 1, 2
        )
-       SELECT c.bucket, c.id, ch.name, c.qtd FROM c LEFT JOIN channels ch ON ch.id = c.id AND ch."tenantId" = $1
-        ORDER BY c.bucket, ch.name NULLS LAST, c.id`,
+       SELECT to_char(c.day, 'YYYY-MM-DD') AS bucket, c.id, ch.name, c.qtd FROM c LEFT JOIN channels ch ON ch.id = c.id AND ch."tenantId" = $1
+        ORDER BY c.day, ch.name NULLS LAST, c.id`,
       params,
     );
     return presentEvolution(rows);
@@ -203,46 +229,55 @@ export class StatisticsService {
   async countMessages(auth: AuthContext, query: PeriodQuery): Promise<CountMessagesAnswer> {
     const period = await this.period(auth, query);
     const params = new StatementParams(period);
-    const kinds = params.bind(['messageIn', 'reply', 'autoMessage']);
     const [row] = await this.query<CountMessagesAnswer>(
-      `SELECT (count(*) FILTER (WHERE e.kind = 'messageIn'))::int AS "messagesIn",
-              (count(*) FILTER (WHERE e.kind <> 'messageIn'))::int AS "messagesOut"
-         FROM ticket_metric_events e
-        WHERE ${and(`e."tenantId" = $1`, `e.kind = ANY(${kinds}::varchar[])`, inPeriod('e.at'), scopeSql('e', period.scope, params))}`,
+      `SELECT COALESCE(sum(x.n) FILTER (WHERE x.kind = 'messageIn'), 0)::int AS "messagesIn",
+              COALESCE(sum(x.n) FILTER (WHERE x.kind <> 'messageIn'), 0)::int AS "messagesOut"
+         FROM (${messageCountsSql(period.scope, params, MESSAGE_KINDS, false)}) x`,
       params,
     );
     return row;
   }
 
   /**
-   * Per agent, for the period: tickets handled (opened, started, transferred or reopened to
-   * them, or first answered or resolved by them), resolved, replies sent, first response and
-   * resolution times (median, p90, mean) and the ratings they received. One row per agent with
-   * any of these facts, most tickets first; `usersIds` narrows to some agents.
+   * Per agent, for the period: tickets assigned to them (opened for them, taken, transferred or
+   * reopened to them, or resolved by them while unassigned), resolved, replies sent, first
+   * response and resolution times (median, p90, mean) and the ratings they received. One row per
+   * agent with any of these facts, most tickets first; `usersIds` narrows to some agents. Each
+   * kind is its own index range, grouped by agent.
    */
   async perUsers(auth: AuthContext, filters: PerUserFilters, paging?: Paging): Promise<PerUserPage> {
     const period = await this.period(auth, filters);
     const params = new StatementParams(period);
-    const kinds = params.bind(['opened', 'started', 'transfer', 'reopened', 'firstReply', 'reply', 'resolved', 'rating']);
-    const users = filters.usersIds?.length ? `e."userId" = ANY(${params.bind(filters.usersIds)}::int[])` : null;
+    const users = filters.usersIds?.length ? `"userId" = ANY(${params.bind(filters.usersIds)}::int[])` : null;
+    const byAgent = (kind: string, columns: string) =>
+      `SELECT e."userId", ${columns} FROM ticket_metric_events e
+        WHERE ${and(this.factsWhere(kind, period, params), `e."userId" IS NOT NULL`, users && `e.${users}`)}
+        GROUP BY e."userId"`;
     const page = paging ? `LIMIT ${params.bind(paging.pageSize)} OFFSET ${params.bind((paging.pageNumber - 1) * paging.pageSize)}` : '';
     const rows = await this.query<PerUserSqlRow>(
-      `WITH f AS (
-         SELECT e."userId",
-                (count(DISTINCT e."ticketId") FILTER (WHERE e.kind NOT IN ('reply', 'rating')))::int AS handled,
-                (count(*) FILTER (WHERE e.kind = 'resolved'))::int AS resolved,
-                (count(*) FILTER (WHERE e.kind = 'reply'))::int AS sent,
-                ${durationColumns('firstReply', 'firstResponse')},
-                ${durationColumns('resolved', 'resolution')},
-                (count(*) FILTER (WHERE e.kind = 'rating'))::int AS "ratingCount",
-                round(avg(e.value) FILTER (WHERE e.kind = 'rating'), 2)::float8 AS "ratingAverage"
-           FROM ticket_metric_events e
-          WHERE ${and(`e."tenantId" = $1`, `e.kind = ANY(${kinds}::varchar[])`, inPeriod('e.at'), `e."userId" IS NOT NULL`, users, scopeSql('e', period.scope, params))}
-          GROUP BY e."userId"
-       )
-       SELECT f.*, u.name, u.email, count(*) OVER ()::int AS total
-         FROM f LEFT JOIN users u ON u.id = f."userId" AND u."tenantId" = $1
-        ORDER BY f.handled DESC, f.sent DESC, u.name NULLS LAST, f."userId"
+      `WITH a AS (${byAgent('assigned', 'count(*)::int AS handled')}),
+            r AS (${byAgent('resolved', `count(*)::int AS resolved, ${durationColumns('resolved', 'resolution')}`)}),
+            f AS (${byAgent('firstReply', durationColumns('firstReply', 'firstResponse'))}),
+            g AS (${byAgent('rating', `count(*)::int AS "ratingCount", round(avg(e.value), 2)::float8 AS "ratingAverage"`)}),
+            s AS (SELECT "userId", n AS sent FROM (${messageCountsSql(period.scope, params, ['reply'], true)}) x
+                   WHERE ${and(`"userId" IS NOT NULL`, users)}),
+            agents AS (SELECT "userId" FROM a UNION SELECT "userId" FROM r UNION SELECT "userId" FROM f
+                       UNION SELECT "userId" FROM g UNION SELECT "userId" FROM s),
+            j AS (
+              SELECT agents."userId", COALESCE(a.handled, 0) AS handled, COALESCE(r.resolved, 0) AS resolved, COALESCE(s.sent, 0) AS sent,
+                     f."firstResponseMedian", f."firstResponseP90", f."firstResponseAverage", COALESCE(f."firstResponseSamples", 0) AS "firstResponseSamples",
+                     r."resolutionMedian", r."resolutionP90", r."resolutionAverage", COALESCE(r."resolutionSamples", 0) AS "resolutionSamples",
+                     COALESCE(g."ratingCount", 0) AS "ratingCount", g."ratingAverage"
+                FROM agents
+                LEFT JOIN a ON a."userId" = agents."userId"
+                LEFT JOIN r ON r."userId" = agents."userId"
+                LEFT JOIN f ON f."userId" = agents."userId"
+                LEFT JOIN g ON g."userId" = agents."userId"
+                LEFT JOIN s ON s."userId" = agents."userId"
+            )
+       SELECT j.*, u.name, u.email, count(*) OVER ()::int AS total
+         FROM j LEFT JOIN users u ON u.id = j."userId" AND u."tenantId" = $1
+        ORDER BY j.handled DESC, j.sent DESC, u.name NULLS LAST, j."userId"
         ${page}`,
       params,
     );

@@ -10,7 +10,7 @@ import type { TestServer } from '../../../../tests/helpers/test-server';
  */
 
 export interface SeedEvent {
-  kind: 'opened' | 'started' | 'firstReply' | 'reply' | 'autoMessage' | 'messageIn' | 'transfer' | 'resolved' | 'reopened' | 'rating';
+  kind: 'opened' | 'assigned' | 'started' | 'firstReply' | 'reply' | 'autoMessage' | 'messageIn' | 'transfer' | 'resolved' | 'reopened' | 'rating';
   at: Date;
   queueId: number | null;
   userId: number | null;
@@ -74,6 +74,7 @@ export function generateTickets(
     const channelId = random() < 0.1 ? null : pick(refs.channels);
     let userId: number | null = isActiveDemand ? pick(refs.users) : null;
     const events: SeedEvent[] = [{ kind: 'opened', at: createdAt, queueId, userId, value: null }];
+    if (userId !== null) events.push({ kind: 'assigned', at: createdAt, queueId, userId, value: null });
     let t = 0;
     const inbound = 1 + Math.floor(random() * 4);
     for (let m = 0; m < inbound; m++) events.push({ kind: 'messageIn', at: at((t += 1 + Math.floor(random() * 600))), queueId, userId, value: null });
@@ -83,6 +84,7 @@ export function generateTickets(
       const waited = Math.floor(random() * 7200);
       userId = pick(refs.users);
       events.push({ kind: 'started', at: at(waited), queueId, userId, value: waited });
+      events.push({ kind: 'assigned', at: at(waited), queueId, userId, value: null });
       status = 'open';
       t = Math.max(t, waited);
     }
@@ -98,6 +100,7 @@ export function generateTickets(
       const nextQueue = random() < 0.2 ? null : pick(refs.queues);
       const nextUser = pick(refs.users);
       events.push({ kind: 'transfer', at: at((t += 120)), queueId: nextQueue, userId: nextUser, value: null });
+      if (nextUser !== userId) events.push({ kind: 'assigned', at: at(t), queueId: nextQueue, userId: nextUser, value: null });
       queueId = nextQueue;
       userId = nextUser;
       events.push({ kind: 'reply', at: at((t += 30)), queueId, userId, value: null });
@@ -105,6 +108,7 @@ export function generateTickets(
     if (random() < 0.6) {
       const resolvedAfter = t + 60 + Math.floor(random() * 86_400);
       const closer = userId ?? pick(refs.users);
+      if (userId === null) events.push({ kind: 'assigned', at: at(resolvedAfter), queueId, userId: closer, value: null });
       events.push({ kind: 'autoMessage', at: at(resolvedAfter), queueId, userId: closer, value: null });
       events.push({ kind: 'resolved', at: at(resolvedAfter), queueId, userId: closer, value: resolvedAfter });
       userId = closer;
@@ -127,7 +131,7 @@ export function generateTickets(
   return tickets;
 }
 
-/** Writes the tickets (with a contact each) and their facts; fills in the ticket ids. */
+/** Writes the tickets (with a contact each) and their facts (and day counts); fills in the ticket ids. */
 export async function insertSeed(server: TestServer, world: SeedWorld, tickets: SeedTicket[]): Promise<void> {
   const q = (sql: string, params: unknown[]) => server.deps.dataSource.query(sql, params);
   const channelType = new Map(world.channels.map((c) => [c.id, c.type]));
@@ -172,6 +176,15 @@ export async function insertSeed(server: TestServer, world: SeedWorld, tickets: 
       events.map((e) => e.channelId),
       events.map((e) => e.value),
     ],
+  );
+  // The message facts per UTC day, as the statements that record them keep them.
+  await q(
+    `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)
+       FROM ticket_metric_events WHERE "tenantId" = $1 AND "ticketId" = ANY($2::int[]) AND kind IN ('messageIn', 'reply', 'autoMessage')
+      GROUP BY 1, 2, 3, 4, 5
+     ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`,
+    [world.tenantId, tickets.map((t) => t.id)],
   );
   world.tickets.push(...tickets);
 }
@@ -387,7 +400,7 @@ export class Reference {
   }
 
   perUsers(usersIds?: number[]): PerUserRow[] {
-    const facts = this.facts('opened', 'started', 'transfer', 'reopened', 'firstReply', 'reply', 'resolved', 'rating').filter(
+    const facts = this.facts('assigned', 'firstReply', 'reply', 'resolved', 'rating').filter(
       (e) => e.userId !== null && (!usersIds || usersIds.includes(e.userId)),
     );
     const rows = this.world.users
@@ -400,7 +413,7 @@ export class Reference {
           userId: u.id,
           name: u.name,
           email: u.email,
-          ticketsHandled: new Set(mine.filter((e) => e.kind !== 'reply' && e.kind !== 'rating').map((e) => e.ticketId)).size,
+          ticketsHandled: mine.filter((e) => e.kind === 'assigned').length,
           ticketsResolved: mine.filter((e) => e.kind === 'resolved').length,
           messagesSent: mine.filter((e) => e.kind === 'reply').length,
           firstResponse: durationStats(values('firstReply')),

@@ -42,6 +42,20 @@ async function facts(tenantId: number): Promise<Fact[]> {
   );
 }
 
+/** ticket_metric_daily as stored, and as the message facts add up per UTC day. */
+async function dailyCounts(tenantId: number): Promise<{ stored: unknown[]; fromFacts: unknown[] }> {
+  const order = `ORDER BY kind, day, "queueId" NULLS FIRST, "userId" NULLS FIRST`;
+  return {
+    stored: await q(`SELECT kind, day, "queueId", "userId", n FROM ticket_metric_daily WHERE "tenantId" = $1 ${order}`, [tenantId]),
+    fromFacts: await q(
+      `SELECT kind, (at AT TIME ZONE 'UTC')::date AS day, "queueId", CASE WHEN kind = 'reply' THEN "userId" END AS "userId", count(*)::int AS n
+         FROM ticket_metric_events
+        WHERE "tenantId" = $1 AND kind IN ('messageIn', 'reply', 'autoMessage') GROUP BY 1, 2, 3, 4 ${order}`,
+      [tenantId],
+    ),
+  };
+}
+
 async function summaries(tenantId: number): Promise<Record<string, unknown>[]> {
   return q(
     `SELECT id, "isActiveDemand", "firstOpenedAt", "waitingSeconds", "firstReplyAt", "firstResponseSeconds", "resolutionSeconds"
@@ -145,10 +159,12 @@ describe('facts recorded with each change', () => {
       'opened',
       'messageIn',
       'started',
+      'assigned',
       'firstReply',
       'reply',
       'reply',
       'messageIn',
+      'assigned',
       'transfer',
       'reply',
       'resolved',
@@ -176,6 +192,10 @@ describe('facts recorded with each change', () => {
     // The customer's second message came while agent A had the ticket.
     expect(byKind('messageIn').map((f) => f.userId)).toEqual([null, agentA]);
     expect(byKind('transfer')[0]).toMatchObject({ fromQueueId: w.queueA, fromUserId: agentA, queueId: w.queueB, userId: agentB });
+    expect(byKind('assigned').map((f) => [f.userId, f.queueId])).toEqual([
+      [agentA, w.queueA],
+      [agentB, w.queueB],
+    ]);
     // Resolved by agent B twice; the rating (corrected to 5) is one fact for agent B.
     expect(byKind('resolved').map((f) => [f.userId, f.queueId])).toEqual([
       [agentB, w.queueB],
@@ -186,13 +206,14 @@ describe('facts recorded with each change', () => {
     expect(byKind('rating')[0]).toMatchObject({ value: 5, userId: agentB });
 
     // T2: the agent's own ticket is open at once (no waiting) and its first message answers nothing.
-    expect(kindsOf(all, t2)).toEqual(['opened', 'firstReply', 'reply']);
+    expect(kindsOf(all, t2)).toEqual(['opened', 'assigned', 'firstReply', 'reply']);
     expect(all.find((f) => f.ticketId === t2 && f.kind === 'opened')).toMatchObject({ userId: agentA, queueId: w.queueA });
     expect(all.find((f) => f.ticketId === t2 && f.kind === 'firstReply')).toMatchObject({ userId: agentA, value: null });
 
     // T3: giving the ticket back to the queue moves it away from agent A; the admin's start is not a
     // second waiting time; the forced close resolves it for the admin.
-    expect(kindsOf(all, t3)).toEqual(['opened', 'messageIn', 'started', 'transfer', 'resolved']);
+    expect(kindsOf(all, t3)).toEqual(['opened', 'messageIn', 'started', 'assigned', 'transfer', 'assigned', 'resolved']);
+    expect(all.filter((f) => f.ticketId === t3 && f.kind === 'assigned').map((f) => f.userId)).toEqual([agentA, w.users.admin.id]);
     expect(all.find((f) => f.ticketId === t3 && f.kind === 'transfer')).toMatchObject({
       fromUserId: agentA,
       userId: null,
@@ -211,6 +232,12 @@ describe('facts recorded with each change', () => {
     expect(rows.get(t2)).toMatchObject({ isActiveDemand: true, waitingSeconds: null, firstResponseSeconds: null });
     expect(rows.get(t2)!.firstOpenedAt).not.toBeNull();
     expect(rows.get(t4)).toMatchObject({ isActiveDemand: false, firstOpenedAt: null, firstReplyAt: null, resolutionSeconds: null });
+
+    // The day counts hold every message fact: 2 + 1 + 1 from customers, 3 + 1 replies.
+    const daily = await dailyCounts(w.tenant.id);
+    expect(daily.stored).toEqual(daily.fromFacts);
+    const total = (kind: string) => (daily.stored as { kind: string; n: number }[]).filter((d) => d.kind === kind).reduce((a, d) => a + d.n, 0);
+    expect([total('messageIn'), total('reply')]).toEqual([4, 4]);
   });
 
   it('does not count private notes or scheduled messages as replies; a refused change leaves no fact', async () => {
@@ -221,23 +248,27 @@ describe('facts recorded with each change', () => {
     await ok(server.request('POST', `/messages/${t}`, { token, body: { body: 'nota interna', isPrivate: true } }), 201);
     const later = new Date(Date.now() + 3_600_000).toISOString();
     await ok(server.request('POST', `/messages/${t}`, { token, body: { body: 'amanhã', scheduleDate: later } }), 201);
-    expect(kindsOf(await facts(w.tenant.id), t)).toEqual(['opened', 'messageIn', 'started']);
+    expect(kindsOf(await facts(w.tenant.id), t)).toEqual(['opened', 'messageIn', 'started', 'assigned']);
     // Refused transfer (nothing changes): no transfer fact.
     const refused = await server.request('PUT', `/tickets/${t}`, { token, body: { isTransference: true, userId: w.users.user.id } });
     expect(refused.status).toBeGreaterThanOrEqual(400);
-    expect(kindsOf(await facts(w.tenant.id), t)).toEqual(['opened', 'messageIn', 'started']);
+    expect(kindsOf(await facts(w.tenant.id), t)).toEqual(['opened', 'messageIn', 'started', 'assigned']);
   });
 });
 
 describe('transition facts', () => {
   const s = (status: string, queueId: number | null, userId: number | null) => ({ status, queueId, userId });
   it('tells transfers from takes, and resolutions from reopenings', () => {
-    expect(transitionFacts(s('pending', 1, null), s('open', 1, 7)).map((f) => f.kind)).toEqual(['started']);
-    expect(transitionFacts(s('open', 1, 7), s('open', 1, 8))).toEqual([{ kind: 'transfer', fromQueueId: 1, fromUserId: 7 }]);
+    expect(transitionFacts(s('pending', 1, null), s('open', 1, 7)).map((f) => f.kind)).toEqual(['started', 'assigned']);
+    expect(transitionFacts(s('open', 1, 7), s('open', 1, 8))).toEqual([
+      { kind: 'assigned', fromQueueId: null, fromUserId: null },
+      { kind: 'transfer', fromQueueId: 1, fromUserId: 7 },
+    ]);
     expect(transitionFacts(s('open', 1, 7), s('pending', 2, null)).map((f) => f.kind)).toEqual(['transfer']);
     expect(transitionFacts(s('pending', 1, null), s('pending', 2, null)).map((f) => f.kind)).toEqual(['transfer']);
-    expect(transitionFacts(s('pending', 1, null), s('closed', 1, 9)).map((f) => f.kind)).toEqual(['resolved']);
-    expect(transitionFacts(s('closed', 1, 9), s('open', 2, 3)).map((f) => f.kind)).toEqual(['reopened']);
+    expect(transitionFacts(s('pending', 1, null), s('closed', 1, 9)).map((f) => f.kind)).toEqual(['resolved', 'assigned']);
+    expect(transitionFacts(s('closed', 1, 9), s('open', 2, 3)).map((f) => f.kind)).toEqual(['reopened', 'assigned']);
+    expect(transitionFacts(s('closed', 1, 9), s('pending', 1, null)).map((f) => f.kind)).toEqual(['reopened']);
     expect(transitionFacts(s('open', 1, 7), s('open', 1, 7))).toEqual([]);
   });
 });
@@ -250,9 +281,12 @@ describe('back-fill', () => {
     await insertChannel(server, w.tenant.id, { type: 'telegram' });
     const live = await facts(w.tenant.id);
     const liveSummaries = await summaries(w.tenant.id);
+    const liveDaily = (await dailyCounts(w.tenant.id)).stored;
+    expect(liveDaily.length).toBeGreaterThan(0);
     expect(live.length).toBeGreaterThan(20);
 
     await q(`DELETE FROM ticket_metric_events WHERE "tenantId" = $1`, [w.tenant.id]);
+    await q(`DELETE FROM ticket_metric_daily WHERE "tenantId" = $1`, [w.tenant.id]);
     await q(
       `UPDATE tickets SET "isActiveDemand" = false, "firstOpenedAt" = NULL, "waitingSeconds" = NULL, "firstReplyAt" = NULL,
               "firstResponseSeconds" = NULL, "resolutionSeconds" = NULL WHERE "tenantId" = $1`,
@@ -266,5 +300,6 @@ describe('back-fill', () => {
         .sort((a, b) => a.ticketId - b.ticketId || a.at.localeCompare(b.at) || a.kind.localeCompare(b.kind));
     expect(normal(await facts(w.tenant.id))).toEqual(normal(live));
     expect(await summaries(w.tenant.id)).toEqual(liveSummaries);
+    expect((await dailyCounts(w.tenant.id)).stored).toEqual(liveDaily);
   });
 });

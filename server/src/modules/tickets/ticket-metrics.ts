@@ -8,11 +8,13 @@ import type { Queryable } from '../../core/tenant-catalog';
  * summary columns; what each kind means is written in migration 1763780000000-ticket-metrics.
  *
  * Times: a ticket transition's facts take the transaction's `now()`, the same instant as its
- * ticket_logs row; a message's facts take the message's `createdAt`.
+ * ticket_logs row; a message's facts take the message's `createdAt`. Message facts are also
+ * counted per UTC day in ticket_metric_daily by the statement that appends them.
  */
 
 export type MetricKind =
   | 'opened'
+  | 'assigned'
   | 'started'
   | 'firstReply'
   | 'reply'
@@ -31,7 +33,7 @@ export interface TicketFactsState {
 }
 
 export interface TransitionFact {
-  kind: Extract<MetricKind, 'started' | 'transfer' | 'resolved' | 'reopened'>;
+  kind: Extract<MetricKind, 'assigned' | 'started' | 'transfer' | 'resolved' | 'reopened'>;
   fromQueueId: number | null;
   fromUserId: number | null;
 }
@@ -41,7 +43,8 @@ const isActive = (status: string) => status === 'open' || status === 'pending';
 /**
  * The facts of one transition. `started` is only a candidate: it counts when the ticket was never
  * open before (checked against the row, in SQL). A transfer is a change of queue, or of agent
- * away from someone; taking an unassigned ticket is not a transfer.
+ * away from someone; taking an unassigned ticket is not a transfer. Every new agent is an
+ * assignment (taken, transferred, reopened, resolved by someone while it had none).
  */
 export function transitionFacts(before: TicketFactsState, after: TicketFactsState): TransitionFact[] {
   const facts: TransitionFact[] = [];
@@ -50,6 +53,7 @@ export function transitionFacts(before: TicketFactsState, after: TicketFactsStat
   if (isActive(before.status) && after.status === 'closed') fact('resolved');
   if (before.status === 'closed' && isActive(after.status)) fact('reopened');
   if (before.status === 'pending' && after.status === 'open') fact('started');
+  if (after.userId !== null && after.userId !== before.userId) fact('assigned');
   const userMoved = before.userId !== null && before.userId !== after.userId;
   if (isActive(before.status) && isActive(after.status) && (before.queueId !== after.queueId || userMoved)) fact('transfer', true);
   return facts;
@@ -60,8 +64,27 @@ const EVENT_COLUMNS = `"tenantId", "ticketId", kind, at, "queueId", "userId", "w
 const SINCE_CREATED = (instant: string, alias: string) => `GREATEST(0, round(extract(epoch FROM ${instant} - ${alias}."createdAt")))::int`;
 
 /**
+ * Appends message facts (`select` yields EVENT_COLUMNS) and adds them to ticket_metric_daily in
+ * the same statement (by agent for replies only: no statistic counts customers' or automated
+ * messages per agent). The day rows are upserted in key order, so two batches touching the same
+ * rows lock them in the same order.
+ */
+const withDailyCounts = (select: string) => `
+  WITH appended AS (
+    INSERT INTO ticket_metric_events (${EVENT_COLUMNS}) ${select}
+    RETURNING "tenantId", kind, at, "queueId", "userId"
+  )
+  INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+  SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)::int
+    FROM appended WHERE kind IN ('messageIn', 'reply', 'autoMessage')
+   GROUP BY 1, 2, 3, 4, 5
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`;
+
+/**
  * New tickets (upsertActiveTicket(s)): one `opened` fact each, with the queue and agent they were
- * created with; a ticket created open is open from its first instant (no waiting).
+ * created with (and `assigned` when created for an agent); a ticket created open is open from its
+ * first instant (no waiting).
  */
 export async function recordTicketsOpened(tx: Queryable, ticketIds: readonly number[]): Promise<void> {
   if (ticketIds.length === 0) return;
@@ -71,8 +94,9 @@ export async function recordTicketsOpened(tx: Queryable, ticketIds: readonly num
         WHERE id = ANY($1::int[]) RETURNING *
      )
      INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT o."tenantId", o.id, 'opened', o."createdAt", o."queueId", o."userId", o."whatsappId", o.channel, o."contactId", NULL::int, NULL::int, NULL::int
-       FROM o`,
+     SELECT o."tenantId", o.id, k.kind, o."createdAt", o."queueId", o."userId", o."whatsappId", o.channel, o."contactId", NULL::int, NULL::int, NULL::int
+       FROM o CROSS JOIN LATERAL (VALUES ('opened'), ('assigned')) AS k(kind)
+      WHERE k.kind = 'opened' OR o."userId" IS NOT NULL`,
     [ticketIds],
   );
 }
@@ -128,10 +152,10 @@ export async function recordOutboundMessages(
   if (messageIds.length === 0) return;
   if (kind === 'autoMessage') {
     await tx.query(
-      `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+      withDailyCounts(`
        SELECT t."tenantId", t.id, 'autoMessage', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
          FROM messages m JOIN tickets t ON t.id = m."ticketId"
-        WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`,
+        WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`),
       [ticketId, messageIds],
     );
     return;
@@ -147,14 +171,22 @@ export async function recordOutboundMessages(
          FROM first
         WHERE t.id = $1 AND t."firstReplyAt" IS NULL
         RETURNING t.*, first."userId" AS "replyUserId"
+     ), appended AS (
+       INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+       SELECT f."tenantId", f.id, 'firstReply', f."firstReplyAt", f."queueId", f."replyUserId", f."whatsappId", f.channel, f."contactId",
+              NULL::int, NULL::int, f."firstResponseSeconds"
+         FROM f
+       UNION ALL
+       SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
+         FROM m, tickets t WHERE t.id = $1
+       RETURNING "tenantId", kind, at, "queueId", "userId"
      )
-     INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
-     SELECT f."tenantId", f.id, 'firstReply', f."firstReplyAt", f."queueId", f."replyUserId", f."whatsappId", f.channel, f."contactId",
-            NULL::int, NULL::int, f."firstResponseSeconds"
-       FROM f
-     UNION ALL
-     SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
-       FROM m, tickets t WHERE t.id = $1`,
+     INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)::int
+       FROM appended WHERE kind = 'reply'
+      GROUP BY 1, 2, 3, 4, 5
+      ORDER BY 1, 2, 3, 4, 5
+     ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`,
     [ticketId, messageIds],
   );
 }
@@ -163,10 +195,10 @@ export async function recordOutboundMessages(
 export async function recordInboundMessages(tx: Queryable, messageIds: readonly number[]): Promise<void> {
   if (messageIds.length === 0) return;
   await tx.query(
-    `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+    withDailyCounts(`
      SELECT t."tenantId", t.id, 'messageIn', m."createdAt", t."queueId", t."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
        FROM messages m JOIN tickets t ON t.id = m."ticketId"
-      WHERE m.id = ANY($1::bigint[])`,
+      WHERE m.id = ANY($1::bigint[])`),
     [messageIds],
   );
 }
