@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { reportQuerySchema, type ReportId, type ReportPage } from '../../shared/schemas/reports';
+import { backfillTicketMetrics } from '../../migrations/1763780000000-ticket-metrics';
 import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
 import { REPORTS } from '../../server/src/modules/reports/report-registry';
@@ -139,6 +140,9 @@ async function seedTenant(q: Query, name: string, size: typeof BIG) {
       [t, size.messagesPerTicket, from, Math.min(last, from + 9_999)],
     );
   }
+  // The recorded metrics (facts and per-ticket summary columns) the per-user report reads, derived
+  // from these rows as the migration derives them for older data.
+  await backfillTicketMetrics({ query: q }, { tenantId: t });
   return { tenantId: t, adminEmail: `admin-${t}@bench.example.com`, queues, agents, tags, kanbans, channels };
 }
 

@@ -10,41 +10,43 @@ type Filters = ReportFilters<'estatisticas-atendimentos-usuarios'>;
  * the platform super administrator), over the tickets created within the period in the chosen
  * queues that the caller may see (the same tickets as atendimentos-por-parametros):
  * - ticketsHandled: those tickets assigned to the user; ticketsResolved: those of them closed;
- * - messagesSent: the user's messages in those tickets (agent messages, private notes excluded);
- * - firstResponse: first agent message minus ticket creation, median (percentile_cont) over the
- *   user's tickets that have one, tickets the company started (isActiveDemand) excepted: there
- *   was nothing to respond to (as the recorded firstReply facts); resolution: closing minus
- *   creation over their closed tickets;
+ * - messagesSent: the user's replies in those tickets (the recorded `reply` facts: agent
+ *   messages to the customer, private notes and automated messages excluded);
+ * - firstResponse: the ticket's recorded first response time (`firstResponseSeconds`: first
+ *   agent reply minus creation; null for tickets the company started, where there was nothing to
+ *   respond to), median (percentile_cont) over the user's tickets that have one; resolution:
+ *   closing minus creation over their closed tickets;
  * - ratings: count and average of the ratings of the user's tickets.
- * Computed here from tickets and messages in SQL; the totals row is computed over the same
- * tickets (its medians are the medians of all of them, not a median of medians).
+ * Read from the recorded metrics (issue #13: migration 1763780000000-ticket-metrics), never from
+ * the messages: one range of the tickets and one index-only range of the reply facts, joined by
+ * hash. The totals row is computed over the same tickets (its medians are the medians of all of
+ * them, not a median of medians).
  */
 function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
   const tenant = p.bind(ctx.tenantId, 'int');
   const chosen = f.usersIds?.length ? `AND u.id = ANY(${p.bind(f.usersIds, 'int[]')})` : '';
+  // A reply comes after its ticket was created: the facts from the period's first instant on.
+  const since = `(${p.bind(f.startDate, 'date')}::timestamp AT TIME ZONE ${p.bind(ctx.timeZone, 'text')})`;
   return `WITH people AS (
        SELECT u.id, u.name, u.email FROM users u
         WHERE u."tenantId" = ${tenant} AND u.profile <> 'superadmin' ${chosen}
      ), tk AS MATERIALIZED (
-       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt", t."isActiveDemand"
+       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt", t."firstResponseSeconds"
          FROM tickets t
         WHERE ${ticketConditions(ctx, { ...f, usersIds: undefined }, p).join(' AND ')}
-     ), sent AS MATERIALIZED (
-       -- One index probe per ticket (messages_agent_reply_idx): the agent messages of each user in it.
-       SELECT tk.id AS "ticketId", s."userId", s.messages, s."firstAt"
-         FROM tk CROSS JOIN LATERAL (
-                SELECT m."userId", count(*) AS messages, min(m."createdAt") AS "firstAt"
-                  FROM messages m
-                 WHERE m."ticketId" = tk.id AND m."fromMe" AND NOT m."isPrivate" AND m."userId" IS NOT NULL
-                 GROUP BY m."userId") s
+     ), sent_by_user AS (
+       SELECT e."userId", count(*) AS messages
+         FROM ticket_metric_events e JOIN tk ON tk.id = e."ticketId"
+        WHERE e."tenantId" = ${tenant} AND e.kind = 'reply' AND e.at >= ${since}
+          AND e."userId" IN (SELECT id FROM people)
+        GROUP BY e."userId"
      ), per_ticket AS (
        SELECT tk."userId", tk.status,
-              CASE WHEN NOT tk."isActiveDemand" THEN EXTRACT(EPOCH FROM (fr."firstAt" - tk."createdAt"))::float8 END AS "firstResponse",
+              tk."firstResponseSeconds"::float8 AS "firstResponse",
               CASE WHEN tk.status = 'closed' AND tk."closedAt" IS NOT NULL
                    THEN EXTRACT(EPOCH FROM (tk."closedAt" - tk."createdAt"))::float8 END AS resolution,
               r.rating
          FROM tk
-         LEFT JOIN (SELECT "ticketId", min("firstAt") AS "firstAt" FROM sent GROUP BY "ticketId") fr ON fr."ticketId" = tk.id
          LEFT JOIN ticket_ratings r ON r."ticketId" = tk.id
         WHERE tk."userId" IN (SELECT id FROM people)
      ), by_user AS (
@@ -56,8 +58,6 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
               count(rating) AS ratings,
               avg(rating)::float8 AS "ratingAverage"
          FROM per_ticket GROUP BY "userId"
-     ), sent_by_user AS (
-       SELECT "userId", sum(messages) AS messages FROM sent WHERE "userId" IN (SELECT id FROM people) GROUP BY "userId"
      )`;
 }
 
