@@ -120,7 +120,7 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await messages.search(authOf(ctx), ctx.input);
   });
   router.get('/scheduleMessages', auth, validate(ScheduledMessagesQuerySchema, 'query'), async (ctx: AppContext) => {
-    ctx.body = await schedules.list(authOf(ctx), ctx.input.pageNumber ?? ctx.input.page);
+    ctx.body = await schedules.list(authOf(ctx), ctx.input);
   });
 
   // ---- fixed paths under /messages/ (before /messages/:ticketId) ----
@@ -181,8 +181,8 @@ export function messagesRoutes(deps: AppDeps): Router {
   });
 
   // ---- scheduling, forwarding, queue-less send, buttons ----
-  router.post('/messagesSchedule', auth, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
-    const { status, message } = await schedules.create(authOf(ctx), ctx.input);
+  router.post('/messagesSchedule', auth, media, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
+    const { status, message } = await schedules.create(authOf(ctx), ctx.input, mediaOf(ctx));
     ctx.status = status;
     ctx.body = message;
   });

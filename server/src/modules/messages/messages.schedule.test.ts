@@ -154,7 +154,7 @@ describe('POST /messagesSchedule/ and the schedule sweep', () => {
     const [ticket] = await server.deps.dataSource.query(`SELECT "contactId", status, "whatsappId" FROM tickets WHERE id = $1`, [
       res.body.ticketId,
     ]);
-    expect(ticket).toEqual({ contactId: fresh.id, status: 'pending', whatsappId: t.channelId });
+    expect(ticket).toEqual({ contactId: fresh.id, status: 'schedule', whatsappId: t.channelId });
     const existing = await server.request('POST', '/messagesSchedule/', {
       token: t.users.user.token,
       body: {
