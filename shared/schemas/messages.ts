@@ -123,6 +123,14 @@ export function parseScheduleDate(text: string, timeZone = BUSINESS_TIME_ZONE): 
   return new Date(instant);
 }
 
+/**
+ * A schedule date typed as a wall time (dd/MM/yyyy HH:mm, or ISO 8601 without an offset): the
+ * server reads it again in the tenant's `timeZone` setting. An ISO date with an offset is exact.
+ */
+export function isWallTimeText(text: unknown): text is string {
+  return typeof text === 'string' && !ISO_PATTERN.test(text.trim()) && parseScheduleDate(text) !== null;
+}
+
 /** Hour of day (0-23) of `date` in `timeZone`, for the greeting variable. */
 export function hourInTimeZone(date: Date, timeZone = BUSINESS_TIME_ZONE): number {
   const hour = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: '2-digit' }).format(date);

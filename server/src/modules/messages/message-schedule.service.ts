@@ -1,5 +1,7 @@
 import {
   SCHEDULED_MESSAGES_PAGE_SIZE,
+  isWallTimeText,
+  parseScheduleDate,
   type MessageDto,
   type ScheduleMessageInput,
   type ScheduledMessageDto,
@@ -12,6 +14,8 @@ import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { Emit } from '../../realtime/domain-events';
+import { reportTimeZone } from '../reports/report-sql';
+import { SettingsService } from '../settings/settings.service';
 import { recordOutboundMessages, recordTicketsOpened } from '../tickets/ticket-metrics';
 import { upsertActiveTicket } from '../tickets/ticket-upsert';
 import { MessageAccess } from './message-access';
@@ -129,9 +133,22 @@ async function closeEmptyHoldingTicket(tx: Queryable, emit: Emit, ticketId: numb
  */
 export class MessageScheduleService {
   private readonly access: MessageAccess;
+  private readonly settings: SettingsService;
 
   constructor(private readonly deps: Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'logger'>) {
     this.access = new MessageAccess(deps);
+    this.settings = new SettingsService(deps);
+  }
+
+  /**
+   * The date as the request typed it: a wall time (no offset) is read in the tenant's `timeZone`
+   * setting (default America/Sao_Paulo, the zone the schema parsed it in); an ISO date with an
+   * offset is kept.
+   */
+  async tenantDate(auth: AuthContext, parsed: Date, typed: unknown): Promise<Date> {
+    if (!isWallTimeText(typed)) return parsed;
+    const zone = reportTimeZone(await this.settings.values(auth));
+    return parseScheduleDate(typed, zone) ?? parsed;
   }
 
   /**

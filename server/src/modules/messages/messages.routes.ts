@@ -70,6 +70,8 @@ const deleteBody: Middleware = async (ctx, next) => {
   await next();
 };
 const mediaOf = (ctx: AppContext): ReceivedMedia[] => (ctx.state as MediaState).media ?? [];
+/** The schedule date as the request wrote it (the schema's output is already a Date). */
+const typedScheduleDate = (ctx: AppContext): unknown => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}).scheduleDate;
 
 /**
  * Messages (spec section 7 "Messages", paths exactly as there; docs/api.md and the module's
@@ -164,7 +166,14 @@ export function messagesRoutes(deps: AppDeps): Router {
   });
   router.patch('/messages/:id', auth, validate(UpdateMessageSchema), async (ctx: AppContext) => {
     const id = intParam(ctx, 'id');
-    ctx.body = ctx.input.read ? await messages.markRead(authOf(ctx), id) : await schedules.update(authOf(ctx), id, ctx.input);
+    if (ctx.input.read) {
+      ctx.body = await messages.markRead(authOf(ctx), id);
+      return;
+    }
+    const input = ctx.input.scheduleDate
+      ? { ...ctx.input, scheduleDate: await schedules.tenantDate(authOf(ctx), ctx.input.scheduleDate, typedScheduleDate(ctx)) }
+      : ctx.input;
+    ctx.body = await schedules.update(authOf(ctx), id, input);
   });
   router.delete('/messages', auth, deleteBody, validate(DeleteMessageSchema), async (ctx: AppContext) => {
     ctx.body = await sender.remove(authOf(ctx), ctx.input);
@@ -182,7 +191,9 @@ export function messagesRoutes(deps: AppDeps): Router {
 
   // ---- scheduling, forwarding, queue-less send, buttons ----
   router.post('/messagesSchedule', auth, media, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
-    const { status, message } = await schedules.create(authOf(ctx), ctx.input, mediaOf(ctx));
+    const typed = typedScheduleDate(ctx);
+    const input = { ...ctx.input, scheduleDate: await schedules.tenantDate(authOf(ctx), ctx.input.scheduleDate, typed) };
+    const { status, message } = await schedules.create(authOf(ctx), input, mediaOf(ctx));
     ctx.status = status;
     ctx.body = message;
   });
