@@ -88,6 +88,18 @@ export function ScheduleFormDialog({
     });
   };
 
+  /**
+   * The schema stops at a field it cannot read (an empty date) before the form's own checks: a
+   * refused submit names the missing contact, text and date all at once.
+   */
+  const completeErrors = () => {
+    const values = form.getValues();
+    if (values.contactId === undefined) form.setError('contactId', { type: 'client', message: 'é obrigatório' });
+    if (!file && !schedule?.mediaName && !values.body.trim()) form.setError('body', { type: 'client', message: 'é obrigatório' });
+    const problem = wallTimeProblem(values.scheduleDate, new Date(), timeZone);
+    if (problem) form.setError('scheduleDate', { type: 'client', message: t(`schedules.date.${problem}`) });
+  };
+
   const submit = form.handleSubmit(async () => {
     const values = form.getValues();
     const problem = wallTimeProblem(values.scheduleDate, new Date(), timeZone);
@@ -110,7 +122,7 @@ export function ScheduleFormDialog({
     } catch (error) {
       showServerFailure(form.setError, error, t, FIELDS);
     }
-  });
+  }, completeErrors);
 
   return (
     <FormDialog
