@@ -229,7 +229,16 @@ describe('changing and canceling scheduled messages', () => {
     expect(second.body.ticketId).toBe(res.body.ticketId);
     await server.request('DELETE', `/messagesSchedule/${res.body.id}`, { token: t.users.admin.token });
     expect(await ticketStatus()).toBe('schedule');
+    const third = await server.request('POST', '/messagesSchedule/', {
+      token: t.users.admin.token,
+      body: { contactId: contact.id, body: 'Terceiro', scheduleDate: inOneHour() },
+    });
+    expect(third.body.ticketId).toBe(res.body.ticketId);
     await server.request('PATCH', `/messages/${second.body.id}`, { token: t.users.admin.token, body: { status: 'canceled' } });
+    expect(await ticketStatus()).toBe('schedule');
+    // DELETE /messages withdraws a scheduled message too: the last one leaves the ticket closed.
+    const withdrawn = await server.request('DELETE', '/messages', { token: t.users.admin.token, body: { id: third.body.id } });
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
     expect(await ticketStatus()).toBe('closed');
   });
 
