@@ -102,6 +102,16 @@ export function messagesRoutes(deps: AppDeps): Router {
       throw err;
     }
   };
+  /**
+   * The input with its schedule date read in the tenant's `timeZone` setting when it was typed
+   * as a wall time (the schema read it in America/Sao_Paulo); an ISO date with offset is kept.
+   */
+  const inTenantZone = async <T extends { scheduleDate?: Date | null }>(ctx: AppContext, input: T): Promise<T> => {
+    if (!input.scheduleDate) return input;
+    const raw = typedScheduleDate(ctx);
+    const typed = Array.isArray(raw) ? raw.find((value) => value !== '') : raw;
+    return { ...input, scheduleDate: await schedules.tenantDate(authOf(ctx), input.scheduleDate, typed) };
+  };
   const reply = (ctx: AppContext, outcome: SendOutcome) => {
     ctx.status = outcome.status;
     ctx.body = outcome.body;
@@ -162,7 +172,7 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await messages.list(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input);
   });
   router.post('/messages/:ticketId', auth, media, validate(SendMessageSchema, 'body', { echoed: ANCHOR_SEND_ECHOED }), async (ctx: AppContext) => {
-    reply(ctx, await sender.send(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input, mediaOf(ctx)));
+    reply(ctx, await sender.send(authOf(ctx), intParam(ctx, 'ticketId'), await inTenantZone(ctx, ctx.input), mediaOf(ctx)));
   });
   router.patch('/messages/:id', auth, validate(UpdateMessageSchema), async (ctx: AppContext) => {
     const id = intParam(ctx, 'id');
@@ -170,10 +180,7 @@ export function messagesRoutes(deps: AppDeps): Router {
       ctx.body = await messages.markRead(authOf(ctx), id);
       return;
     }
-    const input = ctx.input.scheduleDate
-      ? { ...ctx.input, scheduleDate: await schedules.tenantDate(authOf(ctx), ctx.input.scheduleDate, typedScheduleDate(ctx)) }
-      : ctx.input;
-    ctx.body = await schedules.update(authOf(ctx), id, input);
+    ctx.body = await schedules.update(authOf(ctx), id, await inTenantZone(ctx, ctx.input));
   });
   router.delete('/messages', auth, deleteBody, validate(DeleteMessageSchema), async (ctx: AppContext) => {
     ctx.body = await sender.remove(authOf(ctx), ctx.input);
@@ -191,9 +198,7 @@ export function messagesRoutes(deps: AppDeps): Router {
 
   // ---- scheduling, forwarding, queue-less send, buttons ----
   router.post('/messagesSchedule', auth, media, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
-    const typed = typedScheduleDate(ctx);
-    const input = { ...ctx.input, scheduleDate: await schedules.tenantDate(authOf(ctx), ctx.input.scheduleDate, typed) };
-    const { status, message } = await schedules.create(authOf(ctx), input, mediaOf(ctx));
+    const { status, message } = await schedules.create(authOf(ctx), await inTenantZone(ctx, ctx.input), mediaOf(ctx));
     ctx.status = status;
     ctx.body = message;
   });
@@ -205,7 +210,7 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await sender.forward(authOf(ctx), ctx.input);
   });
   router.post('/noRedis', auth, media, validate(SendNowSchema, 'body', { echoed: ANCHOR_SEND_ECHOED }), async (ctx: AppContext) => {
-    const { ticketId, ...input } = ctx.input;
+    const { ticketId, ...input } = await inTenantZone(ctx, ctx.input);
     reply(ctx, await sender.sendNow(authOf(ctx), ticketId, input, mediaOf(ctx)));
   });
   router.post('/sendButton', auth, validate(SendButtonSchema), async (ctx: AppContext) => {

@@ -218,6 +218,13 @@ describe('changing and canceling scheduled messages', () => {
       body: { scheduleDate: `${y}-${m}-${d}T11:30` },
     });
     expect(edited.body.scheduleDate).toBe(`${y}-${m}-${d}T15:30:00.000Z`);
+    // The chat's composer path reads a typed date the same way.
+    const fromChat = await server.request('POST', `/messages/${t.ticketId}`, {
+      token: t.users.admin.token,
+      body: { body: 'Pelo chat', scheduleDate: `${d}/${m}/${y} 10:00` },
+    });
+    expect(fromChat.status, JSON.stringify(fromChat.body)).toBe(201);
+    expect(fromChat.body.messages[0].scheduleDate).toBe(`${y}-${m}-${d}T14:00:00.000Z`);
     const ticketStatus = async () =>
       (await server.deps.dataSource.query(`SELECT status FROM tickets WHERE id = $1`, [res.body.ticketId]))[0].status;
     expect(await ticketStatus()).toBe('schedule');
