@@ -143,7 +143,7 @@ describe('POST /messagesSchedule/ and the schedule sweep', () => {
     expect(tooLate.status).toBe(400);
   });
 
-  it('with contactId only: the contact’s ongoing ticket, or a new pending one on the default channel', async () => {
+  it('with contactId only: the contact’s ongoing ticket, or a new one of status schedule on the default channel', async () => {
     const t = await createMessagingTenant(server, graph);
     const fresh = await createContact(server, t.tenant.id, { name: 'Novo Contato' });
     const res = await server.request('POST', '/messagesSchedule/', {
