@@ -4,8 +4,8 @@ import { storageStatePath, toast } from './e2e-support';
 /**
  * Scheduled messages (`/agendamentos`, issue #14) against the real server: a message is
  * scheduled for a contact from the screen's dialog (contact search, a variable, the "tomorrow"
- * shortcut, recurrence and repetitions), listed as pending, then canceled from its row after a
- * confirmation, and found under the canceled filter.
+ * shortcut, recurrence and repetitions), listed as pending, edited, then canceled from its row
+ * after a confirmation, and found under the canceled filter.
  */
 
 /** Calls the API as the signed-in user of the page (the token the app stored). */
@@ -62,6 +62,16 @@ test.describe('scheduled messages (signed in as admin)', () => {
     await expect(row).toContainText('Olá {{firstName}}');
     await expect(row).toContainText('A cada 5 dias (1 de 2)');
     await expect(row.getByTestId('schedule-row-date')).toContainText('09:00');
+
+    // Edit while pending: the dialog opens with the row's values.
+    await row.getByTestId('schedule-edit').click();
+    await expect(dialog.getByTestId('schedule-contact')).toHaveText(contactName);
+    await expect(dialog.getByTestId('schedule-body')).toHaveValue('Olá {{firstName}}');
+    await expect(dialog.getByTestId('schedule-recurrence')).toHaveValue('5');
+    await dialog.getByTestId('schedule-body').fill('Olá {{firstName}}, até amanhã');
+    await dialog.getByTestId('form-save').click();
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText('Olá {{firstName}}, até amanhã');
 
     // Cancel: asked first, then gone from the pending list.
     await row.getByTestId('schedule-cancel').click();
