@@ -63,6 +63,14 @@ test.describe('scheduled messages (signed in as admin)', () => {
     await expect(row).toContainText('A cada 5 dias (1 de 2)');
     await expect(row.getByTestId('schedule-row-date')).toContainText('09:00');
 
+    // The contact filter narrows the list to this contact's schedules.
+    await screen.getByTestId('schedule-contact-filter-open').click();
+    await page.getByTestId('schedule-contact-search').fill(contactName);
+    await page.getByTestId('schedule-contact-option').filter({ hasText: contactName }).click();
+    await expect(screen.getByTestId('schedule-contact-filter')).toContainText(contactName);
+    await expect(screen.getByTestId('schedules-table-row')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+
     // Edit while pending: the dialog opens with the row's values.
     await row.getByTestId('schedule-edit').click();
     await expect(dialog.getByTestId('schedule-contact')).toHaveText(contactName);

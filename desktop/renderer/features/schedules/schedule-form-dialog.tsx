@@ -298,7 +298,7 @@ export function ScheduleFormDialog({
 }
 
 /** Contact search from 2 letters (spec section 9); the chosen contact shows as a tag. */
-function ContactSearch({
+export function ContactSearch({
   selectedId,
   selectedName,
   onSelect,

@@ -1,4 +1,4 @@
-import { Alert, Button, ButtonGroup, FormGroup, HTMLSelect, Tag, type Intent } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, FormGroup, HTMLSelect, Popover, Tag, type Intent } from '@blueprintjs/core';
 import { SCHEDULE_LIST_STATUSES, type ScheduleListStatus, type ScheduledMessageDto } from '@shared/schemas/messages';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { showToast } from '../../app/feedback/toaster';
 import { formatCell } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
-import { ScheduleFormDialog } from './schedule-form-dialog';
+import { ContactSearch, ScheduleFormDialog } from './schedule-form-dialog';
 import './schedules.css';
 
 const PAGE_SIZE = 20;
@@ -36,7 +36,8 @@ export function SchedulesPage() {
   const timeZone = useTenantTimeZone();
   const [status, setStatus] = useState<ScheduleListStatus>('scheduled');
   const [pageNumber, setPageNumber] = useState(1);
-  const list = useListSchedulesQuery({ pageNumber, status });
+  const [contact, setContact] = useState<{ id: number; name: string } | null>(null);
+  const list = useListSchedulesQuery({ pageNumber, status, contactId: contact?.id });
   const [editing, setEditing] = useState<ScheduledMessageDto | 'new' | null>(null);
   const [canceling, setCanceling] = useState<ScheduledMessageDto | null>(null);
   const [cancelSchedule, cancellation] = useCancelScheduleMutation();
@@ -139,6 +140,7 @@ export function SchedulesPage() {
   ];
 
   const filter = (
+    <div className="schedule-filters">
     <FormGroup label={t('schedules.filter')} inline className="schedule-filter">
       <HTMLSelect
         value={status}
@@ -155,6 +157,42 @@ export function SchedulesPage() {
         ))}
       </HTMLSelect>
     </FormGroup>
+      <FormGroup label={t('schedules.contact')} inline className="schedule-filter">
+        {contact ? (
+          <Tag
+            large
+            minimal
+            intent="primary"
+            icon="person"
+            onRemove={() => {
+              setContact(null);
+              setPageNumber(1);
+            }}
+            data-testid="schedule-contact-filter"
+          >
+            {contact.name}
+          </Tag>
+        ) : (
+          <Popover
+            placement="bottom-start"
+            content={
+              <div className="schedule-contact-filter-search">
+                <ContactSearch
+                  selectedId={undefined}
+                  selectedName={null}
+                  onSelect={(id, name) => {
+                    setContact({ id, name });
+                    setPageNumber(1);
+                  }}
+                />
+              </div>
+            }
+          >
+            <Button icon="search" text={t('schedules.anyContact')} data-testid="schedule-contact-filter-open" />
+          </Popover>
+        )}
+      </FormGroup>
+    </div>
   );
 
   return (
