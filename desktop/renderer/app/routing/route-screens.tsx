@@ -74,6 +74,10 @@ const GeneralSettingsPage = lazyScreen(
   () => import('../../features/settings/general-settings-page'),
   (m) => m.GeneralSettingsPage,
 );
+const SchedulesPage = lazyScreen(
+  () => import('../../features/schedules/schedules-page'),
+  (m) => m.SchedulesPage,
+);
 const TagsPage = lazyScreen(
   () => import('../../features/tags/tags-page'),
   (m) => m.TagsPage,
@@ -114,6 +118,7 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
+  agendamentos: () => <SchedulesPage />,
   // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
   ...REPORT_SCREENS,
 };

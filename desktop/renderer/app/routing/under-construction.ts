@@ -37,7 +37,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   // Supervisor menu
   'autoResposta',
   'notas',
-  'agendamentos',
   'aniversarios',
   'fechamento',
   'protocolos',

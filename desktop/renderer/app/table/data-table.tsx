@@ -24,6 +24,8 @@ export interface DataColumn {
   /** Header text (already translated, or the server's Portuguese label). */
   label: string;
   kind: ColumnKind;
+  /** Draws the cell itself (row actions, tags) instead of formatting the value by kind. */
+  render?(row: DataRow): ReactNode;
 }
 
 export type DataRow = Record<string, unknown>;
@@ -73,7 +75,8 @@ export function useDataTable(props: DataTableProps) {
         id: column.key,
         header: column.label,
         accessorFn: (row: DataRow) => row[column.key],
-        cell: (info) => formatCell(column.kind, info.getValue(), { language: i18n.language, timeZone }),
+        cell: (info) =>
+          column.render ? column.render(info.row.original) : formatCell(column.kind, info.getValue(), { language: i18n.language, timeZone }),
       })),
     [columns, i18n.language, timeZone],
   );
