@@ -44,26 +44,32 @@ export class BirthdaysService {
       `WITH today AS (SELECT ($2::timestamptz AT TIME ZONE $3::text)::date AS d),
        upcoming AS (
          SELECT c.id, c.name, c.number, c.birthday, today.d AS today,
-                CASE WHEN ${birthdayIn('p.y')} >= today.d THEN ${birthdayIn('p.y')} ELSE ${birthdayIn('p.y + 1')} END AS next,
-                ${greetingChannelSql('$1')} AS "channelId"
+                CASE WHEN ${birthdayIn('p.y')} >= today.d THEN ${birthdayIn('p.y')} ELSE ${birthdayIn('p.y + 1')} END AS next
            FROM contacts c
           CROSS JOIN today
           CROSS JOIN LATERAL (SELECT extract(month FROM c.birthday)::int AS m, extract(day FROM c.birthday)::int AS d,
                                      extract(year FROM today.d)::int AS y) p
           WHERE c."tenantId" = $1 AND c.birthday IS NOT NULL AND NOT c."isGroup" AND NOT c."blockContact"
-       )
-       SELECT u.id AS "contactId", u.name, u.number, u.birthday::text AS birthday, u.next::text AS "nextBirthday",
-              (u.next - u.today) AS "daysUntil",
-              (extract(year FROM u.next) - extract(year FROM u.birthday))::int AS turning,
-              u."channelId", ch.name AS "channelName", ch."birthdayHour",
-              EXISTS (SELECT 1 FROM birthday_greetings g
-                       WHERE g."tenantId" = $1 AND g."contactId" = u.id AND g.year = extract(year FROM u.next)::int) AS greeted,
-              count(*) OVER ()::int AS total, u.today::text AS today
-         FROM upcoming u
-         LEFT JOIN channels ch ON ch.id = u."channelId"
-        WHERE u.next < u.today + $4::int
-        ORDER BY u.next, u.name, u.id
-        LIMIT $5 OFFSET $6`,
+       ),
+       page AS (
+         SELECT u.*, count(*) OVER ()::int AS total
+           FROM upcoming u
+          WHERE u.next < u.today + $4::int
+          ORDER BY u.next, u.name, u.id
+          LIMIT $5 OFFSET $6
+       ),
+       -- The greeting channel and whether the year's greeting went out: for the page's rows only.
+       greeting AS (SELECT c.*, ${greetingChannelSql('$1')} AS "channelId" FROM page c)
+       SELECT g.id AS "contactId", g.name, g.number, g.birthday::text AS birthday, g.next::text AS "nextBirthday",
+              (g.next - g.today) AS "daysUntil",
+              (extract(year FROM g.next) - extract(year FROM g.birthday))::int AS turning,
+              g."channelId", ch.name AS "channelName", ch."birthdayHour",
+              EXISTS (SELECT 1 FROM birthday_greetings bg
+                       WHERE bg."tenantId" = $1 AND bg."contactId" = g.id AND bg.year = extract(year FROM g.next)::int) AS greeted,
+              g.total, g.today::text AS today
+         FROM greeting g
+         LEFT JOIN channels ch ON ch.id = g."channelId"
+        ORDER BY g.next, g.name, g.id`,
       [auth.tenantId, this.deps.clock.now(), timeZone, days, pageSize, (pageNumber - 1) * pageSize],
     )) as UpcomingRow[];
     let count = rows[0]?.total;
