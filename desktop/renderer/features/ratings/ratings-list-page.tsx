@@ -1,4 +1,5 @@
 import { Button, Card, H3, H5, HTMLTable, NonIdealState } from '@blueprintjs/core';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { RATING_MAX, RATING_MIN } from '@shared/limits';
 import { RATINGS_PAGE_SIZE_DEFAULT, RatingFiltersSchema, type RatingFilters } from '@shared/schemas/ratings';
 import { format, startOfMonth } from 'date-fns';
@@ -59,13 +60,9 @@ export function RatingsListPage() {
   });
   const [pageNumber, setPageNumber] = useState(1);
   const [pageSize, setPageSize] = useState<number>(RATINGS_PAGE_SIZE_DEFAULT);
-  const list = useListRatingsQuery(
-    applied ? { filters: applied, pageNumber, pageSize } : { filters: {} as RatingFilters, pageNumber, pageSize },
-    {
-      skip: !applied,
-      refetchOnMountOrArgChange: true,
-    },
-  );
+  const list = useListRatingsQuery(applied ? { filters: applied, pageNumber, pageSize } : skipToken, {
+    refetchOnMountOrArgChange: true,
+  });
   const settings = useGetRatingSettingsQuery();
   const queues = useListQueuesQuery();
   const users = useListAllTenantUsersQuery();
