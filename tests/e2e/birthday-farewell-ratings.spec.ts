@@ -186,9 +186,10 @@ test.describe('birthdays, farewell messages and ratings (supervisor)', () => {
     await expect(screen.getByTestId('ratings-distribution-4')).toContainText('4 · Excelente: 2');
     await expect(screen.getByTestId('ratings-distribution-5')).toContainText('5 · Incrível: 1');
     await expect(screen.getByTestId('ratings-distribution-0')).toContainText('0 · Ruim: 0');
-    await expect(screen.locator('[data-chart="ratings-distribution"]')).toHaveAttribute('data-chart-ready', 'true', {
-      timeout: 15_000,
-    });
+    const chart = screen.locator('[data-chart="ratings-distribution"]');
+    await expect(chart).toHaveAttribute('data-chart-ready', 'true', { timeout: 15_000 });
+    // The chart has room to draw in (its box is this screen's, not the dashboard's).
+    expect((await chart.boundingBox())?.height ?? 0).toBeGreaterThan(100);
     await expect(screen.getByTestId('ratings-by-queue')).toContainText(queueName);
     await expect(screen.getByTestId('ratings-table-row')).toHaveCount(scores.length);
 
@@ -201,7 +202,7 @@ test.describe('birthdays, farewell messages and ratings (supervisor)', () => {
     await expect(screen.getByTestId('ratings-table-row')).toContainText('1 · Regular');
     await expect(screen.getByTestId('ratings-average')).toContainText('1,00');
     await expect(page.getByTestId('loading-overlay')).toHaveCount(0);
-    await expect(screen.locator('[data-chart="ratings-distribution"]')).toHaveAttribute('data-chart-ready', 'true');
+    await expect(chart).toHaveAttribute('data-chart-ready', 'true');
     await page.screenshot({ path: `${ARTIFACTS}/ratings-list.png`, fullPage: true });
   });
 

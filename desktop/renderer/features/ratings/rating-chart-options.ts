@@ -24,7 +24,13 @@ export function distributionBarsOption(
     animationDuration: 300,
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: distribution.map((d) => `${d.rating} · ${d.label}`), ...axis },
+    // Every score's label, even when the box is narrow.
+    xAxis: {
+      type: 'category',
+      data: distribution.map((d) => `${d.rating} · ${d.label}`),
+      ...axis,
+      axisLabel: { color: palette.text, interval: 0, hideOverlap: false },
+    },
     yAxis: { type: 'value', minInterval: 1, ...axis },
     series: [
       {
