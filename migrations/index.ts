@@ -11,6 +11,7 @@ import { MessageSendClaim1763771000000 } from './1763771000000-message-send-clai
 import { TicketMetrics1763780000000 } from './1763780000000-ticket-metrics';
 import { ReportIndexes1763785000000 } from './1763785000000-report-indexes';
 import { ScheduleList1763790000000 } from './1763790000000-schedule-list';
+import { BirthdaysRatings1763814000000 } from './1763814000000-birthdays-ratings';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   TicketMetrics1763780000000,
   ReportIndexes1763785000000,
   ScheduleList1763790000000,
+  BirthdaysRatings1763814000000,
 ];

@@ -90,6 +90,22 @@ const TicketPanelPage = lazyScreen(
   () => import('../../features/ticket-panel/ticket-panel-page'),
   (m) => m.TicketPanelPage,
 );
+const BirthdaysPage = lazyScreen(
+  () => import('../../features/automatic-messages/birthdays-page'),
+  (m) => m.BirthdaysPage,
+);
+const FarewellPage = lazyScreen(
+  () => import('../../features/automatic-messages/farewell-page'),
+  (m) => m.FarewellPage,
+);
+const RatingsListPage = lazyScreen(
+  () => import('../../features/ratings/ratings-list-page'),
+  (m) => m.RatingsListPage,
+);
+const RatingSettingsPage = lazyScreen(
+  () => import('../../features/ratings/rating-settings-page'),
+  (m) => m.RatingSettingsPage,
+);
 const UsersPage = lazyScreen(
   () => import('../../features/users/users-page'),
   (m) => m.UsersPage,
@@ -119,6 +135,10 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
   agendamentos: () => <SchedulesPage />,
+  aniversarios: () => <BirthdaysPage />,
+  fechamento: () => <FarewellPage />,
+  'avaliacoes/listar': () => <RatingsListPage />,
+  'avaliacoes/configurar': () => <RatingSettingsPage />,
   // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
   ...REPORT_SCREENS,
 };

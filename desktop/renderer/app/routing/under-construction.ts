@@ -37,11 +37,7 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   // Supervisor menu
   'autoResposta',
   'notas',
-  'aniversarios',
-  'fechamento',
   'protocolos',
-  'avaliacoes/listar',
-  'avaliacoes/configurar',
   'campanhas',
   'campanhaContatos',
   'chatFlow',
