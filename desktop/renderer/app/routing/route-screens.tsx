@@ -43,7 +43,12 @@ const ChannelsPage = lazyScreen(
   (m) => m.ChannelsPage,
 );
 const DashboardPage = lazyScreen(
-  () => import('../../features/dashboard/dashboard-page'),
+  () => {
+    // The charts (and ECharts, the largest chunk) are fetched beside the page instead of after
+    // its first render: the dashboard's lazy import of them then finds them loaded or on the way.
+    void import('../../features/dashboard/charts/dashboard-charts').catch(() => undefined);
+    return import('../../features/dashboard/dashboard-page');
+  },
   (m) => m.DashboardPage,
 );
 const DemandsPage = lazyScreen(
