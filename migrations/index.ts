@@ -10,6 +10,7 @@ import { PeriodicRuns1763770000000 } from './1763770000000-periodic-runs';
 import { MessageSendClaim1763771000000 } from './1763771000000-message-send-claim';
 import { TicketMetrics1763780000000 } from './1763780000000-ticket-metrics';
 import { ReportIndexes1763785000000 } from './1763785000000-report-indexes';
+import { TicketRecordsIndexes1763791400000 } from './1763791400000-ticket-records-indexes';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   MessageSendClaim1763771000000,
   TicketMetrics1763780000000,
   ReportIndexes1763785000000,
+  TicketRecordsIndexes1763791400000,
 ];
