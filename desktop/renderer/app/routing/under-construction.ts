@@ -36,11 +36,9 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'grupo/massausuarios',
   // Supervisor menu
   'autoResposta',
-  'notas',
   'agendamentos',
   'aniversarios',
   'fechamento',
-  'protocolos',
   'avaliacoes/listar',
   'avaliacoes/configurar',
   'campanhas',
