@@ -1,0 +1,129 @@
+import type { TicketRecordsQuery } from '@shared/schemas/ticket-records';
+import { SqlParams } from '../reports/report-sql';
+import { visibilitySql, type TicketViewer } from './ticket-visibility.policy';
+
+/**
+ * GET /protocol and GET /tickets/notes as SQL: one statement for the page (offset paging, the
+ * table's page numbers) and one for the count of every match, both built from the same
+ * conditions. Every statement starts from the caller's tenant and adds the ticket visibility
+ * policy's SQL for the caller (showAll, as the reports: a privileged viewer reads the whole
+ * tenant, a supervisor without privileges what the user logic lets them see). Names are scalar
+ * subqueries, evaluated for the rows of the page only.
+ *
+ * Indexes: protocols walk `tickets_created_stats_idx ("tenantId", "createdAt")` newest first;
+ * notes walk `ticket_notes_tenant_created_idx ("tenantId", "createdAt" DESC, id DESC)`, and a
+ * note text search may use `ticket_notes_search_idx` (trigrams of the folded text).
+ */
+
+export interface TicketRecordsSql {
+  pageSql: string;
+  pageParams: unknown[];
+  countSql: string;
+  countParams: unknown[];
+}
+
+export interface TicketRecordsScope {
+  viewer: TicketViewer;
+  /** IANA zone the period's days are lived in (the tenant's, as the reports read it). */
+  timeZone: string;
+}
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+/** A search typed as a phone number ("(11) 9876-5432", "+55 11 9876"): also matched by its digits. */
+const NUMBER_LIKE = /^[\d\s()+.-]+$/;
+
+/** Protocols: tickets with a protocol, newest ticket first. */
+export function buildProtocolsSql(scope: TicketRecordsScope, q: TicketRecordsQuery): TicketRecordsSql {
+  const p = new SqlParams();
+  const where = [`t."tenantId" = ${p.bind(scope.viewer.tenantId, 'int')}`, `t.protocol IS NOT NULL`];
+  where.push(...periodConditions('t."createdAt"', q, scope.timeZone, p));
+  const term = q.search ?? '';
+  if (term !== '') where.push(`(${[`t.protocol LIKE ${p.bind(`%${escapeLike(term)}%`)}`, ...ticketSearch(term, p)].join(' OR ')})`);
+  where.push(...visibility(scope.viewer, p));
+  return statements(
+    p,
+    q,
+    `SELECT t.id AS "ticketId", t.protocol, t.status, t."createdAt", t."contactId", t."userId",
+            (SELECT c.name FROM contacts c WHERE c.id = t."contactId") AS "contactName",
+            (SELECT u.name FROM users u WHERE u.id = t."userId") AS "userName"`,
+    `FROM tickets t`,
+    where,
+    `t."createdAt" DESC, t.id DESC`,
+  );
+}
+
+/** Notes of the tickets the caller may see, newest note first. */
+export function buildNotesSql(scope: TicketRecordsScope, q: TicketRecordsQuery): TicketRecordsSql {
+  const p = new SqlParams();
+  const tenant = p.bind(scope.viewer.tenantId, 'int');
+  const where = [`n."tenantId" = ${tenant}`, `t."tenantId" = ${tenant}`];
+  where.push(...periodConditions('n."createdAt"', q, scope.timeZone, p));
+  const term = q.search ?? '';
+  if (term !== '') {
+    const like = `'%' || lower(public.immutable_unaccent(${p.bind(escapeLike(term), 'text')})) || '%'`;
+    const matches = [
+      `lower(public.immutable_unaccent(n.note)) LIKE ${like}`,
+      `t.protocol LIKE ${p.bind(`%${escapeLike(term)}%`)}`,
+      ...ticketSearch(term, p),
+    ];
+    where.push(`(${matches.join(' OR ')})`);
+  }
+  where.push(...visibility(scope.viewer, p));
+  return statements(
+    p,
+    q,
+    `SELECT n.id, n."ticketId", n.note, n."userId", n."createdAt", t.protocol, t."contactId",
+            (SELECT c.name FROM contacts c WHERE c.id = t."contactId") AS "contactName",
+            (SELECT u.name FROM users u WHERE u.id = n."userId") AS "userName"`,
+    `FROM ticket_notes n JOIN tickets t ON t.id = n."ticketId"`,
+    where,
+    `n."createdAt" DESC, n.id DESC`,
+  );
+}
+
+function statements(p: SqlParams, q: TicketRecordsQuery, select: string, from: string, where: string[], orderBy: string): TicketRecordsSql {
+  const conditions = where.join(' AND ');
+  const countParams = [...p.values];
+  const limit = p.bind(q.pageSize, 'int');
+  const offset = p.bind((q.pageNumber - 1) * q.pageSize, 'int');
+  return {
+    pageSql: `${select} ${from} WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    pageParams: p.values,
+    countSql: `SELECT count(*)::int AS count ${from} WHERE ${conditions}`,
+    countParams,
+  };
+}
+
+/**
+ * The open or closed period on `column`: from midnight of startDate to midnight after endDate in
+ * the tenant's zone (`day::timestamp AT TIME ZONE zone`, as the reports count days), so
+ * daylight-saving days keep their 23 or 25 hours and an index on the column serves both bounds.
+ */
+function periodConditions(column: string, q: Pick<TicketRecordsQuery, 'startDate' | 'endDate'>, timeZone: string, p: SqlParams): string[] {
+  const out: string[] = [];
+  if (!q.startDate && !q.endDate) return out;
+  const zone = p.bind(timeZone, 'text');
+  if (q.startDate) out.push(`${column} >= (${p.bind(q.startDate, 'date')}::timestamp AT TIME ZONE ${zone})`);
+  if (q.endDate) out.push(`${column} < ((${p.bind(q.endDate, 'date')} + 1)::timestamp AT TIME ZONE ${zone})`);
+  return out;
+}
+
+/**
+ * The ticket's contact (name or e-mail contains the term, accents and case ignored, through the
+ * contacts' generated search columns; a number-like term by its digits) or agent (name).
+ */
+function ticketSearch(term: string, p: SqlParams): string[] {
+  const folded = `'%' || lower(public.immutable_unaccent(${p.bind(escapeLike(term), 'text')})) || '%'`;
+  const contact = [`sc."searchText" LIKE ${folded}`];
+  const digits = term.replace(/\D/g, '');
+  if (NUMBER_LIKE.test(term) && digits.length >= 2) contact.push(`sc."searchDigits" LIKE ${p.bind(`%${digits}%`)}`);
+  return [
+    `EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t."contactId" AND (${contact.join(' OR ')}))`,
+    `EXISTS (SELECT 1 FROM users su WHERE su.id = t."userId" AND lower(public.immutable_unaccent(su.name)) LIKE ${folded})`,
+  ];
+}
+
+function visibility(viewer: TicketViewer, p: SqlParams): string[] {
+  const visible = visibilitySql(viewer, { showAll: true }, p.values);
+  return visible ? [visible] : [];
+}
