@@ -11,8 +11,10 @@ import { visibilitySql, type TicketViewer } from './ticket-visibility.policy';
  * subqueries, evaluated for the rows of the page only.
  *
  * Indexes: protocols walk `tickets_created_stats_idx ("tenantId", "createdAt")` newest first;
- * notes walk `ticket_notes_tenant_created_idx ("tenantId", "createdAt" DESC, id DESC)`, and a
- * note text search may use `ticket_notes_search_idx` (trigrams of the folded text).
+ * notes walk `ticket_notes_tenant_created_idx ("tenantId", "createdAt" DESC, id DESC)` and compare
+ * their generated `"searchText"` (trigram-indexed, migration 1763791400000). A search's contacts,
+ * agents and tickets are id sets computed once per statement, so each row costs a hash probe.
+ * tests/bench/ticket-records.ts measures both lists on 200,000 tickets and notes.
  */
 
 export interface TicketRecordsSql {
@@ -32,13 +34,13 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\
 /** A search typed as a phone number ("(11) 9876-5432", "+55 11 9876"): also matched by its digits. */
 const NUMBER_LIKE = /^[\d\s()+.-]+$/;
 
-/** Protocols: tickets with a protocol, newest ticket first. */
+/** Protocols: tickets with a protocol, newest ticket first. Every condition reads `tickets t` only. */
 export function buildProtocolsSql(scope: TicketRecordsScope, q: TicketRecordsQuery): TicketRecordsSql {
   const p = new SqlParams();
-  const where = [`t."tenantId" = ${p.bind(scope.viewer.tenantId, 'int')}`, `t.protocol IS NOT NULL`];
+  const tenant = p.bind(scope.viewer.tenantId, 'int');
+  const where = [`t."tenantId" = ${tenant}`, `t.protocol IS NOT NULL`];
   where.push(...periodConditions('t."createdAt"', q, scope.timeZone, p));
-  const term = q.search ?? '';
-  if (term !== '') where.push(`(${[`t.protocol LIKE ${p.bind(`%${escapeLike(term)}%`)}`, ...ticketSearch(term, p)].join(' OR ')})`);
+  if (q.search) where.push(`(${ticketMatches('t', tenant, q.search, p).join(' OR ')})`);
   where.push(...visibility(scope.viewer, p));
   return statements(
     p,
@@ -52,42 +54,52 @@ export function buildProtocolsSql(scope: TicketRecordsScope, q: TicketRecordsQue
   );
 }
 
-/** Notes of the tickets the caller may see, newest note first. */
+/**
+ * Notes of the tickets the caller may see, newest note first. Every condition reads
+ * `ticket_notes n` only (ticket facts through id sets), so the count needs no join and the page
+ * reads its ticket for the rows it answers only.
+ */
 export function buildNotesSql(scope: TicketRecordsScope, q: TicketRecordsQuery): TicketRecordsSql {
   const p = new SqlParams();
   const tenant = p.bind(scope.viewer.tenantId, 'int');
-  const where = [`n."tenantId" = ${tenant}`, `t."tenantId" = ${tenant}`];
+  const where = [`n."tenantId" = ${tenant}`];
   where.push(...periodConditions('n."createdAt"', q, scope.timeZone, p));
-  const term = q.search ?? '';
-  if (term !== '') {
-    const like = `'%' || lower(public.immutable_unaccent(${p.bind(escapeLike(term), 'text')})) || '%'`;
-    const matches = [
-      `lower(public.immutable_unaccent(n.note)) LIKE ${like}`,
-      `t.protocol LIKE ${p.bind(`%${escapeLike(term)}%`)}`,
-      ...ticketSearch(term, p),
-    ];
-    where.push(`(${matches.join(' OR ')})`);
+  if (q.search) {
+    const folded = p.bind(`%${escapeLike(q.search)}%`, 'text');
+    const tickets = `SELECT st.id FROM tickets st WHERE st."tenantId" = ${tenant} AND (${ticketMatches('st', tenant, q.search, p).join(' OR ')})`;
+    where.push(`(n."searchText" LIKE lower(public.immutable_unaccent(${folded})) OR n."ticketId" IN (${tickets}))`);
   }
-  where.push(...visibility(scope.viewer, p));
+  const visible = visibility(scope.viewer, p);
+  if (visible.length) where.push(`n."ticketId" IN (SELECT t.id FROM tickets t WHERE t."tenantId" = ${tenant} AND ${visible.join(' AND ')})`);
   return statements(
     p,
     q,
-    `SELECT n.id, n."ticketId", n.note, n."userId", n."createdAt", t.protocol, t."contactId",
-            (SELECT c.name FROM contacts c WHERE c.id = t."contactId") AS "contactName",
+    `SELECT n.id, n."ticketId", n.note, n."userId", n."createdAt", tk.protocol, tk."contactId",
+            (SELECT c.name FROM contacts c WHERE c.id = tk."contactId") AS "contactName",
             (SELECT u.name FROM users u WHERE u.id = n."userId") AS "userName"`,
-    `FROM ticket_notes n JOIN tickets t ON t.id = n."ticketId"`,
+    `FROM ticket_notes n`,
     where,
     `n."createdAt" DESC, n.id DESC`,
+    `CROSS JOIN LATERAL (SELECT t.protocol, t."contactId" FROM tickets t WHERE t.id = n."ticketId") tk`,
   );
 }
 
-function statements(p: SqlParams, q: TicketRecordsQuery, select: string, from: string, where: string[], orderBy: string): TicketRecordsSql {
+/** `joins` are read for the page only (the count reads `from` and the conditions). */
+function statements(
+  p: SqlParams,
+  q: TicketRecordsQuery,
+  select: string,
+  from: string,
+  where: string[],
+  orderBy: string,
+  joins = '',
+): TicketRecordsSql {
   const conditions = where.join(' AND ');
   const countParams = [...p.values];
   const limit = p.bind(q.pageSize, 'int');
   const offset = p.bind((q.pageNumber - 1) * q.pageSize, 'int');
   return {
-    pageSql: `${select} ${from} WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    pageSql: `${select} ${from} ${joins} WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
     pageParams: p.values,
     countSql: `SELECT count(*)::int AS count ${from} WHERE ${conditions}`,
     countParams,
@@ -109,17 +121,21 @@ function periodConditions(column: string, q: Pick<TicketRecordsQuery, 'startDate
 }
 
 /**
- * The ticket's contact (name or e-mail contains the term, accents and case ignored, through the
- * contacts' generated search columns; a number-like term by its digits) or agent (name).
+ * A ticket `alias` matching a search: its protocol contains the term, or its contact's name or
+ * e-mail does (accents and case ignored, through the contacts' generated search columns and
+ * their trigram indexes), or a number-like term's digits are in the contact's number, or its
+ * agent's name contains the term. Contacts and agents are uncorrelated id sets, read once per
+ * statement (hashed), never once per ticket.
  */
-function ticketSearch(term: string, p: SqlParams): string[] {
-  const folded = `'%' || lower(public.immutable_unaccent(${p.bind(escapeLike(term), 'text')})) || '%'`;
+function ticketMatches(alias: string, tenant: string, term: string, p: SqlParams): string[] {
+  const folded = `lower(public.immutable_unaccent(${p.bind(`%${escapeLike(term)}%`, 'text')}))`;
   const contact = [`sc."searchText" LIKE ${folded}`];
   const digits = term.replace(/\D/g, '');
   if (NUMBER_LIKE.test(term) && digits.length >= 2) contact.push(`sc."searchDigits" LIKE ${p.bind(`%${digits}%`)}`);
   return [
-    `EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t."contactId" AND (${contact.join(' OR ')}))`,
-    `EXISTS (SELECT 1 FROM users su WHERE su.id = t."userId" AND lower(public.immutable_unaccent(su.name)) LIKE ${folded})`,
+    `${alias}.protocol LIKE ${p.bind(`%${escapeLike(term)}%`)}`,
+    `${alias}."contactId" IN (SELECT sc.id FROM contacts sc WHERE sc."tenantId" = ${tenant} AND (${contact.join(' OR ')}))`,
+    `${alias}."userId" IN (SELECT su.id FROM users su WHERE su."tenantId" = ${tenant} AND lower(public.immutable_unaccent(su.name)) LIKE ${folded})`,
   ];
 }
 
