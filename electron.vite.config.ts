@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
+import { ZOD_CHUNK } from './desktop/renderer/build-chunks';
 
 // electron-vite bundles this file before loading it and rewrites import.meta.url (not
 // import.meta.dirname) to this file's real location.
@@ -54,6 +55,7 @@ export default defineConfig({
       emptyOutDir: true,
       rolldownOptions: {
         input: { index: path.resolve(root, 'desktop/renderer/index.html') },
+        output: { codeSplitting: { groups: [ZOD_CHUNK] } },
       },
     },
   },

@@ -1,6 +1,7 @@
 /* eslint-disable no-restricted-imports -- the Vite config runs in Node at build time; it is not renderer code. */
 import path from 'node:path';
 import { defineConfig } from 'vite';
+import { ZOD_CHUNK } from './build-chunks';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -20,6 +21,7 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      output: { codeSplitting: { groups: [ZOD_CHUNK] } },
       onwarn(warning, warn) {
         // React Router marks its modules "use client" for server components; meaningless in an SPA.
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
