@@ -31,8 +31,9 @@ const statusOf = (error: unknown): number | string | undefined => (error as { st
 
 /** The page of one list: the protocols' or the notes' query, with the same arguments. */
 function useRecordsPage(kind: TicketRecordsKind, args: TicketRecordsArgs) {
-  const protocols = useListProtocolsQuery(args, { skip: kind !== 'protocols' });
-  const notes = useListNotesQuery(args, { skip: kind !== 'notes' });
+  // Opening the screen again asks for fresh rows (notes are added from the chat meanwhile).
+  const protocols = useListProtocolsQuery(args, { skip: kind !== 'protocols', refetchOnMountOrArgChange: true });
+  const notes = useListNotesQuery(args, { skip: kind !== 'notes', refetchOnMountOrArgChange: true });
   const query = kind === 'protocols' ? protocols : notes;
   const rows: DataRow[] | undefined =
     kind === 'protocols'
