@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
-import { ZOD_CHUNK } from './desktop/renderer/build-chunks';
 
 // electron-vite bundles this file before loading it and rewrites import.meta.url (not
 // import.meta.dirname) to this file's real location.
@@ -55,7 +54,11 @@ export default defineConfig({
       emptyOutDir: true,
       rolldownOptions: {
         input: { index: path.resolve(root, 'desktop/renderer/index.html') },
-        output: { codeSplitting: { groups: [ZOD_CHUNK] } },
+        // The web build's zod chunk (desktop/renderer/vite.config.ts): zod and its jitless setting travel together,
+        // so no chunk builds a schema before the eval probe is off (the console's CSP forbids eval too).
+        output: {
+          codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]app[\\/]zod-without-eval\.ts$/ }] },
+        },
       },
     },
   },

@@ -71,6 +71,10 @@ export default defineConfig({
       DATABASE_URL: '',
       REDIS_URL: '',
       LOG_LEVEL: 'warn',
+      // The stored sessions of sessions.setup.ts serve every later spec: an access token that outlives
+      // the run (a loaded machine takes well over the default 15 min), since a refresh rotates the one
+      // refresh token those specs share and the second context to refresh is rightly refused.
+      ACCESS_TOKEN_TTL_SECONDS: String(4 * 3600),
       NODE_ENV: 'development',
       WABA_GRAPH_BASE_URL: `http://127.0.0.1:${process.env.E2E_FAKE_GRAPH_PORT}`,
       TELEGRAM_API_BASE_URL: `http://127.0.0.1:${process.env.E2E_FAKE_TELEGRAM_PORT}`,

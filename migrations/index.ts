@@ -10,7 +10,9 @@ import { PeriodicRuns1763770000000 } from './1763770000000-periodic-runs';
 import { MessageSendClaim1763771000000 } from './1763771000000-message-send-claim';
 import { TicketMetrics1763780000000 } from './1763780000000-ticket-metrics';
 import { ReportIndexes1763785000000 } from './1763785000000-report-indexes';
-import { TicketRecordsIndexes1763791400000 } from './1763791400000-ticket-records-indexes';
+import { ScheduleList1763790000000 } from './1763790000000-schedule-list';
+import { BirthdaysRatings1763814000000 } from './1763814000000-birthdays-ratings';
+import { TicketRecordsIndexes1763820000000 } from './1763820000000-ticket-records-indexes';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -26,5 +28,7 @@ export const migrations = [
   MessageSendClaim1763771000000,
   TicketMetrics1763780000000,
   ReportIndexes1763785000000,
-  TicketRecordsIndexes1763791400000,
+  ScheduleList1763790000000,
+  BirthdaysRatings1763814000000,
+  TicketRecordsIndexes1763820000000,
 ];

@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   ERR_TICKET_ALREADY_YOURS: { status: 400, message: 'Ticket já pertence ao seu usuário.' },
   ERR_TICKET_ALREADY_QUEUE_USER: { status: 400, message: 'Ticket já pertence a esta fila e usuário.' },
   ERR_TICKET_STATUS_TRANSITION: { status: 409, message: 'Esta ação não é possível no status atual do atendimento.' },
+  // Scheduled messages (/agendamentos): a schedule is changed or canceled only while it waits.
+  ERR_SCHEDULE_NOT_PENDING: { status: 400, message: 'Só é possível alterar ou cancelar um agendamento pendente.' },
   ERR_MASS_TRANSFER_QUEUES: { status: 400, message: 'A transferência em massa exige que os dois usuários tenham as mesmas filas.' },
   // Auto-reply
   ERR_AUTO_REPLY_RELATIONED_TICKET: { status: 409, message: 'A auto resposta possui atendimentos vinculados.' },

@@ -1,7 +1,6 @@
 /* eslint-disable no-restricted-imports -- the Vite config runs in Node at build time; it is not renderer code. */
 import path from 'node:path';
 import { defineConfig } from 'vite';
-import { ZOD_CHUNK } from './build-chunks';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -21,7 +20,21 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
-      output: { codeSplitting: { groups: [ZOD_CHUNK] } },
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // zod and the module that turns its eval probe off (app/zod-without-eval.ts) in one
+              // chunk, the configuration right after zod's own modules: every chunk that builds
+              // or parses a schema imports this one, so the configuration runs before any parse
+              // wherever the code splitting puts the schemas (a parse before it raises a CSP
+              // violation: tests/e2e/csp.spec.ts).
+              name: 'zod',
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]app[\\/]zod-without-eval\.ts$/,
+            },
+          ],
+        },
+      },
       onwarn(warning, warn) {
         // React Router marks its modules "use client" for server components; meaningless in an SPA.
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;

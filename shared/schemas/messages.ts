@@ -123,6 +123,14 @@ export function parseScheduleDate(text: string, timeZone = BUSINESS_TIME_ZONE): 
   return new Date(instant);
 }
 
+/**
+ * A schedule date typed as a wall time (dd/MM/yyyy HH:mm, or ISO 8601 without an offset): the
+ * server reads it again in the tenant's `timeZone` setting. An ISO date with an offset is exact.
+ */
+export function isWallTimeText(text: unknown): text is string {
+  return typeof text === 'string' && !ISO_PATTERN.test(text.trim()) && parseScheduleDate(text) !== null;
+}
+
 /** Hour of day (0-23) of `date` in `timeZone`, for the greeting variable. */
 export function hourInTimeZone(date: Date, timeZone = BUSINESS_TIME_ZONE): number {
   const hour = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: '2-digit' }).format(date);
@@ -174,10 +182,21 @@ export const SearchMessageQuerySchema = z.object({
   pageNumber: positiveInt('pageNumber').max(1000, { error: 'pageNumber grande demais' }).default(1),
 });
 
+/**
+ * The list filter of GET /scheduleMessages/ (the /agendamentos screen): `scheduled` (waiting,
+ * the default and the anchor's list), `sent` (promoted: pending, sent, delivered or read),
+ * `failed`, `canceled`, or `all` of them.
+ */
+export const SCHEDULE_LIST_STATUSES = ['scheduled', 'sent', 'failed', 'canceled', 'all'] as const;
+export type ScheduleListStatus = (typeof SCHEDULE_LIST_STATUSES)[number];
+
 export const ScheduledMessagesQuerySchema = z.object({
   page: positiveInt('page').max(100_000, { error: 'page grande demais' }).default(1),
   pageNumber: positiveInt('pageNumber').max(100_000, { error: 'pageNumber grande demais' }).optional(),
+  status: z.enum(SCHEDULE_LIST_STATUSES, { error: `deve ser um de ${SCHEDULE_LIST_STATUSES.join(', ')}` }).default('scheduled'),
+  contactId: recordId.optional(),
 });
+export type ScheduledMessagesQuery = z.output<typeof ScheduledMessagesQuerySchema>;
 
 /**
  * `fromMe` and `read` as the anchor client sends them on every message (`true`, `1`, or 'true'
@@ -278,11 +297,16 @@ export const SendNowSchema = z
   .object({ ...sendMessageFields, ticketId: recordId })
   .transform((v, ctx) => ({ ticketId: v.ticketId, ...normaliseSend(v, ctx) }));
 
+/**
+ * POST /messagesSchedule/ (JSON, or multipart with one file in `medias`): the /agendamentos
+ * dialog validates with this same schema. The text may be empty only with a file (checked by
+ * the server, which sees the file).
+ */
 export const ScheduleMessageSchema = z
   .object({
     ticketId: recordId.optional(),
     contactId: recordId.optional(),
-    body: requiredBody,
+    body: body.default(''),
     scheduleDate,
     recurrenceDays: recurrenceDays.default(0),
     repetitions: repetitions.default(SCHEDULE_DEFAULT_REPETITIONS),

@@ -25,6 +25,9 @@ export const TAG_TYPES = [
   'ContactImport',
   'Ticket',
   'Message',
+  'RatingSettings',
+  'Rating',
+  'Birthday',
 ] as const;
 
 export const baseApi = createApi({

@@ -17,6 +17,8 @@ import { messagesRoutes } from './messages/messages.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
+import { birthdaysRoutes } from './birthdays/birthdays.routes';
+import { ratingsRoutes } from './ratings/ratings.routes';
 import { healthRoutes } from './health/health.routes';
 import { plansRoutes } from './plans/plans.routes';
 import { tenantSettingsRoutes } from './tenants/tenant-settings.routes';
@@ -43,5 +45,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     statisticsRoutes(deps),
     webhooksRoutes(deps),
     reportsRoutes(deps),
+    birthdaysRoutes(deps),
+    ratingsRoutes(deps),
   ];
 }

@@ -74,6 +74,10 @@ const GeneralSettingsPage = lazyScreen(
   () => import('../../features/settings/general-settings-page'),
   (m) => m.GeneralSettingsPage,
 );
+const SchedulesPage = lazyScreen(
+  () => import('../../features/schedules/schedules-page'),
+  (m) => m.SchedulesPage,
+);
 const TagsPage = lazyScreen(
   () => import('../../features/tags/tags-page'),
   (m) => m.TagsPage,
@@ -89,6 +93,22 @@ const TicketRecordsPage = lazyScreen(
 const TicketPanelPage = lazyScreen(
   () => import('../../features/ticket-panel/ticket-panel-page'),
   (m) => m.TicketPanelPage,
+);
+const BirthdaysPage = lazyScreen(
+  () => import('../../features/automatic-messages/birthdays-page'),
+  (m) => m.BirthdaysPage,
+);
+const FarewellPage = lazyScreen(
+  () => import('../../features/automatic-messages/farewell-page'),
+  (m) => m.FarewellPage,
+);
+const RatingsListPage = lazyScreen(
+  () => import('../../features/ratings/ratings-list-page'),
+  (m) => m.RatingsListPage,
+);
+const RatingSettingsPage = lazyScreen(
+  () => import('../../features/ratings/rating-settings-page'),
+  (m) => m.RatingSettingsPage,
 );
 const UsersPage = lazyScreen(
   () => import('../../features/users/users-page'),
@@ -118,6 +138,11 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
+  agendamentos: () => <SchedulesPage />,
+  aniversarios: () => <BirthdaysPage />,
+  fechamento: () => <FarewellPage />,
+  'avaliacoes/listar': () => <RatingsListPage />,
+  'avaliacoes/configurar': () => <RatingSettingsPage />,
   protocolos: () => <TicketRecordsPage key="protocolos" kind="protocols" />,
   notas: () => <TicketRecordsPage key="notas" kind="notes" />,
   // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).

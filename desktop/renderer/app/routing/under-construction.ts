@@ -36,11 +36,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'grupo/massausuarios',
   // Supervisor menu
   'autoResposta',
-  'agendamentos',
-  'aniversarios',
-  'fechamento',
-  'avaliacoes/listar',
-  'avaliacoes/configurar',
   'campanhas',
   'campanhaContatos',
   'chatFlow',

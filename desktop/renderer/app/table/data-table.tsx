@@ -24,11 +24,8 @@ export interface DataColumn {
   /** Header text (already translated, or the server's Portuguese label). */
   label: string;
   kind: ColumnKind;
-  /**
-   * The cell's content from its row, for a cell that is more than a formatted value (a link to
-   * the row's ticket); it receives the row and the kind's formatted text. Totals stay formatted.
-   */
-  render?(row: DataRow, text: string): ReactNode;
+  /** Draws the cell itself (row actions, tags) instead of formatting the value by kind. */
+  render?(row: DataRow): ReactNode;
 }
 
 export type DataRow = Record<string, unknown>;
@@ -78,10 +75,8 @@ export function useDataTable(props: DataTableProps) {
         id: column.key,
         header: column.label,
         accessorFn: (row: DataRow) => row[column.key],
-        cell: (info) => {
-          const text = formatCell(column.kind, info.getValue(), { language: i18n.language, timeZone });
-          return column.render ? column.render(info.row.original, text) : text;
-        },
+        cell: (info) =>
+          column.render ? column.render(info.row.original) : formatCell(column.kind, info.getValue(), { language: i18n.language, timeZone }),
       })),
     [columns, i18n.language, timeZone],
   );

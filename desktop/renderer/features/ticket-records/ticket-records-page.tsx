@@ -14,6 +14,7 @@ import { useListNotesQuery, useListProtocolsQuery, type TicketRecordsArgs } from
 import { DateField, FormErrorSummary, TextField } from '../../app/forms/form-fields';
 import { showServerFailure } from '../../app/forms/server-errors';
 import { useZodForm } from '../../app/forms/use-zod-form';
+import { EMPTY_CELL } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
 import { recordsFormDefaults, recordsFormToFilters, type RecordsFormValues } from './ticket-records-filters';
@@ -85,6 +86,8 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
         {text}
       </Link>
     );
+    // A ticket without a protocol (written before protocols were given) still has its '#id' link.
+    const protocolLink = (row: DataRow) => (row.protocol ? ticketLink(row, String(row.protocol)) : EMPTY_CELL);
     const contact: DataColumn = { key: 'contactName', label: t('ticketRecords.columns.contact'), kind: 'text' };
     const user: DataColumn = { key: 'userName', label: t('ticketRecords.columns.user'), kind: 'text' };
     const date: DataColumn = { key: 'createdAt', label: t('ticketRecords.columns.date'), kind: 'datetime' };
@@ -96,7 +99,7 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
     };
     if (kind === 'protocols') {
       return [
-        { key: 'protocol', label: t('ticketRecords.columns.protocol'), kind: 'text', render: ticketLink },
+        { key: 'protocol', label: t('ticketRecords.columns.protocol'), kind: 'text', render: protocolLink },
         ticket,
         contact,
         user,
@@ -110,8 +113,8 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
       ];
     }
     return [
-      { key: 'note', label: t('ticketRecords.columns.note'), kind: 'text', render: (_row, text) => <span className="ticket-records-note">{text}</span> },
-      { key: 'protocol', label: t('ticketRecords.columns.protocol'), kind: 'text', render: ticketLink },
+      { key: 'note', label: t('ticketRecords.columns.note'), kind: 'text', render: (row) => <span className="ticket-records-note">{String(row.note)}</span> },
+      { key: 'protocol', label: t('ticketRecords.columns.protocol'), kind: 'text', render: protocolLink },
       ticket,
       contact,
       { ...user, label: t('ticketRecords.columns.author') },

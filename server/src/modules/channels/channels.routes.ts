@@ -3,7 +3,13 @@ import type { AppDeps } from '../../deps';
 import { authOf, type AppContext } from '../../http/context';
 import { ECHOED_ROW_FIELDS, intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
-import { AdminCreateChannelSchema, CreateChannelSchema, UpdateChannelSchema } from './channels.schema';
+import {
+  AdminCreateChannelSchema,
+  ChannelBirthdaySchema,
+  ChannelFarewellSchema,
+  CreateChannelSchema,
+  UpdateChannelSchema,
+} from './channels.schema';
 import { ChannelsService } from './channels.service';
 
 /**
@@ -14,6 +20,8 @@ import { ChannelsService } from './channels.service';
  *   POST   /whatsapp                          create                201 ChannelDto
  *   PUT    /whatsapp/:whatsappId              configure             200 ChannelDto
  *   PUT    /whatsapp/:whatsappId/default      make it the default   200 ChannelDto
+ *   PUT    /whatsapp/:whatsappId/birthday     birthday message and hour (super, admin)  200 ChannelDto
+ *   PUT    /whatsapp/:whatsappId/farewell     farewell message (super, admin)           200 ChannelDto
  *   DELETE /whatsapp/:whatsappId              delete                204
  *   POST|PUT /whatsappsession/:whatsappId     start / restart the session   200 ChannelDto
  *   DELETE /whatsappsession/:whatsappId       end the session       200 ChannelDto
@@ -61,6 +69,12 @@ export function channelsRoutes(deps: AppDeps): Router {
   });
   router.put('/whatsapp/:whatsappId/default', auth, async (ctx: AppContext) => {
     ctx.body = await channels.setDefault(authOf(ctx), id(ctx));
+  });
+  router.put('/whatsapp/:whatsappId/birthday', auth, validate(ChannelBirthdaySchema), async (ctx: AppContext) => {
+    ctx.body = await channels.updateAutomaticMessages(authOf(ctx), id(ctx), ctx.input);
+  });
+  router.put('/whatsapp/:whatsappId/farewell', auth, validate(ChannelFarewellSchema), async (ctx: AppContext) => {
+    ctx.body = await channels.updateAutomaticMessages(authOf(ctx), id(ctx), ctx.input);
   });
   router.get('/whatsapp/:whatsappId', auth, async (ctx: AppContext) => {
     ctx.body = await channels.get(authOf(ctx), id(ctx));

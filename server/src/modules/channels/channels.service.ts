@@ -21,7 +21,7 @@ import { providerOf } from '../../channels/providers';
 import { hasTemplates } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
-import { SUPERADMIN_PROFILES, SUPERVISOR_PROFILES, requireProfile } from '../../core/policy';
+import { SUPERADMIN_PROFILES, SUPERVISOR_PROFILES, assertSameTenant, requireProfile } from '../../core/policy';
 import { lockTenant, type Queryable } from '../../core/tenant-catalog';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { AppDeps } from '../../deps';
@@ -279,6 +279,37 @@ export class ChannelsService {
     // Baileys login, a gateway instance), best effort: the channel is gone either way.
     await this.deps.channels.destroy(toChannelRecord(removed));
     this.deps.channels.forget(id);
+  }
+
+  /**
+   * PUT /whatsapp/{whatsappId}/birthday and /farewell (screens /aniversarios and /fechamento):
+   * a channel's automatic messages. Supervisors may write these (spec section 2: birthdays and
+   * closing messages are in their menu) although the rest of a channel is for admins only.
+   */
+  async updateAutomaticMessages(
+    auth: AuthContext,
+    id: number,
+    input: Partial<Record<'birthdayMessage' | 'farewellMessage', string | null> & { birthdayHour: number | null }>,
+  ): Promise<ChannelDto> {
+    return this.deps.events.transaction(async (tx, emit) => {
+      const current = assertSameTenant(auth, await findChannel(tx, id, true), channelPolicy.notFound);
+      requireProfile(auth, SUPERVISOR_PROFILES);
+      const sets: string[] = [];
+      const params: unknown[] = [current.id, auth.tenantId];
+      for (const column of ['birthdayMessage', 'birthdayHour', 'farewellMessage'] as const) {
+        if (input[column] === undefined) continue;
+        params.push(input[column]);
+        sets.push(`"${column}" = $${params.length}`);
+      }
+      const [updated]: ChannelRow[] = (
+        await tx.query(
+          `UPDATE channels SET ${[...sets, '"updatedAt" = now()'].join(', ')} WHERE id = $1 AND "tenantId" = $2 RETURNING *`,
+          params,
+        )
+      )[0];
+      await this.announce(emit, updated, 'update');
+      return this.present(updated);
+    });
   }
 
   /** PUT /whatsapp/{whatsappId}/default: the one default channel of the tenant (partial unique index). */

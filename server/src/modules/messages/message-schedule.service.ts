@@ -1,18 +1,25 @@
 import {
   SCHEDULED_MESSAGES_PAGE_SIZE,
+  isWallTimeText,
+  parseScheduleDate,
   type MessageDto,
   type ScheduleMessageInput,
   type ScheduledMessageDto,
+  type ScheduledMessagesQuery,
   type ScheduledMessagesResponse,
   type UpdateMessageInput,
 } from '@shared/schemas/messages';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
-import { recordOutboundMessages } from '../tickets/ticket-metrics';
+import { reportTimeZone } from '../reports/report-sql';
+import { SettingsService } from '../settings/settings.service';
+import { recordOutboundMessages, recordTicketsOpened } from '../tickets/ticket-metrics';
 import { upsertActiveTicket } from '../tickets/ticket-upsert';
 import { MessageAccess } from './message-access';
 import { emitMessages } from './message-events';
+import { activeTicketOf, closeEmptyHoldingTicket, holdingTicket } from './message-schedule-ticket';
+import { discardMedia, type ReceivedMedia } from './message-media';
 import { insertOutbound, serverClientId } from './message-store';
 import { emitTicketChanged, touchTicketForOutbound } from './message-ticket-events';
 import { loadTicket, type MessageTicket } from './message-ticket';
@@ -35,6 +42,15 @@ interface ScheduleData {
 const DAY_MS = 24 * 3600_000;
 const PROMOTE_BATCH = 50;
 
+/** Message statuses behind each list filter but `scheduled` and `all`. */
+const LIST_STATUSES: Record<'sent' | 'failed' | 'canceled', string[]> = {
+  sent: ['pending', 'sent', 'delivered', 'read'],
+  failed: ['failed'],
+  canceled: ['canceled'],
+};
+
+const notPending = () => new AppError('ERR_SCHEDULE_NOT_PENDING');
+
 /**
  * Scheduled messages (spec section 5 "Scheduling a message", section 9 recurrence): a message
  * row with status `scheduled`, `scheduleDate` and `nextRetryAt` = that date, so the outbound
@@ -42,20 +58,67 @@ const PROMOTE_BATCH = 50;
  * any send) and is delivered like any message; a recurring one adds the next row of its series
  * in the same transaction. Canceling (PATCH status 'canceled', DELETE /messagesSchedule/{id} or
  * DELETE /messages) keeps the row with status `canceled`.
+ *
+ * Ticket status `schedule` (spec section 4): scheduling for a contact without an ongoing ticket
+ * does not open a pending ticket in the agents' queue; it holds the message in a ticket with
+ * status `schedule` (one per contact and channel), whose next action is the scheduled send. When
+ * the first message is due the ticket becomes `pending` (or, if the customer wrote meanwhile and
+ * has an ongoing ticket, the message goes there); a `schedule` ticket left without scheduled
+ * messages (all canceled or moved) is closed.
  */
 export class MessageScheduleService {
   private readonly access: MessageAccess;
+  private readonly settings: SettingsService;
 
   constructor(private readonly deps: Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'logger'>) {
     this.access = new MessageAccess(deps);
+    this.settings = new SettingsService(deps);
+  }
+
+  /**
+   * The date as the request typed it: a wall time (no offset) is read in the tenant's `timeZone`
+   * setting (default America/Sao_Paulo, the zone the schema parsed it in); an ISO date with an
+   * offset is kept.
+   */
+  async tenantDate(auth: AuthContext, parsed: Date, typed: unknown): Promise<Date> {
+    if (!isWallTimeText(typed)) return parsed;
+    const zone = reportTimeZone(await this.settings.values(auth));
+    return parseScheduleDate(typed, zone) ?? parsed;
   }
 
   /**
    * POST /messagesSchedule/. With `ticketId`, on that ticket; with `contactId`, on the
    * contact's ongoing ticket, or a new pending one on the default channel when there is none.
    */
-  async create(auth: AuthContext, input: ScheduleMessageInput): Promise<{ status: 200 | 201; message: MessageDto }> {
+  async create(
+    auth: AuthContext,
+    input: ScheduleMessageInput,
+    files: ReceivedMedia[] = [],
+  ): Promise<{ status: 200 | 201; message: MessageDto }> {
+    try {
+      const result = await this.createRow(auth, input, files[0] ?? null, files.length);
+      // A retry of a request already stored keeps the first request's file.
+      if (!result.created) await discardMedia(files);
+      return { status: result.created ? 201 : 200, message: result.message };
+    } catch (err) {
+      await discardMedia(files);
+      throw err;
+    }
+  }
+
+  private async createRow(
+    auth: AuthContext,
+    input: ScheduleMessageInput,
+    file: ReceivedMedia | null,
+    fileCount: number,
+  ): Promise<{ created: boolean; message: MessageDto }> {
     const now = this.deps.clock.now();
+    if (fileCount > 1) {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'medias', message: 'um só arquivo por agendamento' }] });
+    }
+    if (!file && !input.body.trim()) {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'Mensagem é obrigatório' }] });
+    }
     if (input.scheduleDate.getTime() <= now.getTime()) {
       throw new AppError('ERR_VALIDATION', { fields: [{ path: 'scheduleDate', message: 'Data inválida: deve ser no futuro' }] });
     }
@@ -88,7 +151,7 @@ export class MessageScheduleService {
           id: number;
           type: string;
         }[];
-        const upserted = await upsertActiveTicket(tx, {
+        const held = await holdingTicket(tx, {
           tenantId: auth.tenantId,
           contactId: contact.id,
           channelId: channel?.id ?? null,
@@ -96,8 +159,8 @@ export class MessageScheduleService {
           isGroup: contact.isGroup,
           actorUserId: auth.userId,
         });
-        created = upserted.created;
-        ticket = (await this.access.ticket(auth, upserted.ticket.id, { viewer, db: tx })).ticket;
+        created = held.created;
+        ticket = (await this.access.ticket(auth, held.id, { viewer, db: tx })).ticket;
       }
       const row = await insertOutbound(
         tx,
@@ -105,7 +168,10 @@ export class MessageScheduleService {
         auth.userId,
         {
           body: input.body,
-          mediaType: 'chat',
+          mediaType: file?.mediaType ?? 'chat',
+          mediaPath: file?.relativePath ?? null,
+          mediaName: file?.fileName ?? null,
+          mimeType: file?.mimeType ?? null,
           clientId,
           isPrivate: false,
           status: 'scheduled',
@@ -119,14 +185,34 @@ export class MessageScheduleService {
       return row;
     });
     const [stored] = await selectMessagesByIds(this.deps.dataSource, [written.id]);
-    return { status: written.created ? 201 : 200, message: presentMessage(stored) };
+    return { created: written.created, message: presentMessage(stored) };
   }
 
-  /** GET /scheduleMessages/: the tenant's scheduled messages the caller may see, soonest first. */
-  async list(auth: AuthContext, page: number): Promise<ScheduledMessagesResponse> {
+  /**
+   * GET /scheduleMessages/: the tenant's scheduled messages the caller may see. `status`
+   * `scheduled` (default): the waiting ones, soonest first; otherwise the rows that were scheduled
+   * and are now sent, failed or canceled (or all of them), latest date first. `contactId` narrows
+   * to one contact.
+   */
+  async list(auth: AuthContext, query: Pick<ScheduledMessagesQuery, 'page' | 'pageNumber' | 'status' | 'contactId'>): Promise<ScheduledMessagesResponse> {
+    const page = query.pageNumber ?? query.page;
+    const status = query.status ?? 'scheduled';
     const viewer = await this.access.viewer(auth);
     const params: unknown[] = [auth.tenantId];
-    const conditions = [`m."tenantId" = $1`, `m.status = 'scheduled'`];
+    const conditions = [`m."tenantId" = $1`];
+    if (status === 'scheduled') conditions.push(`m.status = 'scheduled'`);
+    else {
+      conditions.push(`m."scheduleDate" IS NOT NULL`, `NOT m."isPrivate"`);
+      if (status !== 'all') {
+        params.push(LIST_STATUSES[status]);
+        conditions.push(`m.status = ANY($${params.length}::varchar[])`);
+      }
+    }
+    if (query.contactId !== undefined) {
+      params.push(query.contactId);
+      conditions.push(`m."contactId" = $${params.length}`);
+    }
+    const order = status === 'scheduled' ? `m."scheduleDate", m.id` : `m."scheduleDate" DESC, m.id DESC`;
     const visible = visibleTicketsSql(viewer, params);
     if (visible) conditions.push(visible);
     const where = conditions.join(' AND ');
@@ -136,7 +222,7 @@ export class MessageScheduleService {
          JOIN tickets t ON t.id = m."ticketId"
          JOIN contacts c ON c.id = t."contactId"
         WHERE ${where}
-        ORDER BY m."scheduleDate", m.id
+        ORDER BY ${order}
         LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
@@ -157,11 +243,7 @@ export class MessageScheduleService {
    */
   async update(auth: AuthContext, messageId: number, input: UpdateMessageInput): Promise<MessageDto> {
     const { message, ticket, viewer } = await this.access.message(auth, messageId);
-    if (message.status !== 'scheduled') {
-      throw new AppError('ERR_VALIDATION', {
-        fields: [{ path: 'status', message: 'só mensagens agendadas podem ser alteradas assim' }],
-      });
-    }
+    if (message.status !== 'scheduled') throw notPending();
     authorizeMessageChange(auth, viewer, message);
     if (input.scheduleDate && input.scheduleDate.getTime() <= this.deps.clock.now().getTime()) {
       throw new AppError('ERR_VALIDATION', { fields: [{ path: 'scheduleDate', message: 'Data inválida: deve ser no futuro' }] });
@@ -190,10 +272,9 @@ export class MessageScheduleService {
         ),
       );
       // The sweep took it meanwhile: it is being sent, too late to change.
-      if (updated.length === 0) {
-        throw new AppError('ERR_VALIDATION', { fields: [{ path: 'status', message: 'a mensagem já foi enviada' }] });
-      }
+      if (updated.length === 0) throw notPending();
       await emitMessages(tx, emit, ticket, input.status === 'canceled' ? 'delete' : 'update', [Number(message.id)]);
+      if (input.status === 'canceled') await closeEmptyHoldingTicket(tx, emit, ticket.id);
     });
     const [row] = await selectMessagesByIds(this.deps.dataSource, [Number(message.id)]);
     return presentMessage(row);
@@ -226,7 +307,8 @@ export class MessageScheduleService {
   private async promote(id: number, now: Date): Promise<boolean> {
     return this.deps.events.transaction(async (tx, emit) => {
       const [row] = (await tx.query(
-        `SELECT id, "tenantId", "ticketId", "userId", body, "clientId", "scheduleDate", "mediaType", "mediaName", "dataJson"->'schedule' AS schedule
+        `SELECT id, "tenantId", "ticketId", "userId", body, "clientId", "scheduleDate", "mediaType", "mediaName", "mediaPath", "mimeType",
+                "dataJson"->'schedule' AS schedule
            FROM messages WHERE id = $1 AND status = 'scheduled' AND "nextRetryAt" <= $2 FOR UPDATE SKIP LOCKED`,
         [id, now],
       )) as {
@@ -239,13 +321,25 @@ export class MessageScheduleService {
         scheduleDate: Date;
         mediaType: string;
         mediaName: string | null;
+        mediaPath: string | null;
+        mimeType: string | null;
         schedule: ScheduleData | null;
       }[];
       if (!row) return false;
       let ticket = await loadTicket(tx, row.ticketId);
       if (!ticket) return false;
       let createdTicket = false;
-      if (ticket.status !== 'open' && ticket.status !== 'pending') {
+      const heldTicketId = ticket.status === 'schedule' ? ticket.id : null;
+      if (heldTicketId !== null && !(await activeTicketOf(tx, ticket))) {
+        // The ticket held for this send: it enters the queue now, as a new pending ticket.
+        await tx.query(
+          `UPDATE tickets SET status = 'pending', "createdAt" = $2, "lastMessageAt" = $2, "updatedAt" = now() WHERE id = $1`,
+          [ticket.id, now],
+        );
+        await recordTicketsOpened(tx, [ticket.id]);
+        createdTicket = true;
+        ticket = (await loadTicket(tx, ticket.id)) as MessageTicket;
+      } else if (ticket.status !== 'open' && ticket.status !== 'pending') {
         const [contact] = (await tx.query(`SELECT "isGroup" FROM contacts WHERE id = $1`, [ticket.contactId])) as {
           isGroup: boolean;
         }[];
@@ -272,7 +366,10 @@ export class MessageScheduleService {
           {
             // The series keeps the text as typed: variables are filled at each send.
             body: row.body,
-            mediaType: 'chat',
+            mediaType: row.mediaType,
+            mediaPath: row.mediaPath,
+            mediaName: row.mediaName,
+            mimeType: row.mimeType,
             clientId: `${seriesId}#r${next}`,
             isPrivate: false,
             status: 'scheduled',
@@ -302,6 +399,8 @@ export class MessageScheduleService {
       await emitTicketChanged(tx, emit, ticket.id, createdTicket ? 'create' : 'update');
       await emitMessages(tx, emit, ticket, ticket.id === row.ticketId ? 'update' : 'create', [Number(row.id)]);
       if (nextId !== null) await emitMessages(tx, emit, ticket, 'create', [nextId]);
+      // The message left a held ticket for the contact's ongoing one: close the held one once empty.
+      if (heldTicketId !== null && heldTicketId !== ticket.id) await closeEmptyHoldingTicket(tx, emit, heldTicketId);
       return true;
     });
   }

@@ -25,6 +25,7 @@ import { upsertActiveTicket } from '../tickets/ticket-upsert';
 import { MessageAccess, messageNotFound } from './message-access';
 import { emitMessages } from './message-events';
 import { discardMedia, type ReceivedMedia } from './message-media';
+import { closeEmptyHoldingTicket } from './message-schedule-ticket';
 import { insertOutbound, serverClientId, type OutboundDraft } from './message-store';
 import { emitTicketChanged, touchTicketForOutbound } from './message-ticket-events';
 import { loadTicket, type MessageTicket } from './message-ticket';
@@ -368,6 +369,7 @@ export class MessageSendService {
         [message.id],
       );
       await emitMessages(tx, emit, ticket, 'delete', [Number(message.id)]);
+      if (message.status === 'scheduled') await closeEmptyHoldingTicket(tx, emit, ticket.id);
     });
     return this.present(Number(message.id));
   }

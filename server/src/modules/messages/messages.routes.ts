@@ -70,6 +70,8 @@ const deleteBody: Middleware = async (ctx, next) => {
   await next();
 };
 const mediaOf = (ctx: AppContext): ReceivedMedia[] => (ctx.state as MediaState).media ?? [];
+/** The schedule date as the request wrote it (the schema's output is already a Date). */
+const typedScheduleDate = (ctx: AppContext): unknown => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}).scheduleDate;
 
 /**
  * Messages (spec section 7 "Messages", paths exactly as there; docs/api.md and the module's
@@ -100,6 +102,16 @@ export function messagesRoutes(deps: AppDeps): Router {
       throw err;
     }
   };
+  /**
+   * The input with its schedule date read in the tenant's `timeZone` setting when it was typed
+   * as a wall time (the schema read it in America/Sao_Paulo); an ISO date with offset is kept.
+   */
+  const inTenantZone = async <T extends { scheduleDate?: Date | null }>(ctx: AppContext, input: T): Promise<T> => {
+    if (!input.scheduleDate) return input;
+    const raw = typedScheduleDate(ctx);
+    const typed = Array.isArray(raw) ? raw.find((value) => value !== '') : raw;
+    return { ...input, scheduleDate: await schedules.tenantDate(authOf(ctx), input.scheduleDate, typed) };
+  };
   const reply = (ctx: AppContext, outcome: SendOutcome) => {
     ctx.status = outcome.status;
     ctx.body = outcome.body;
@@ -120,7 +132,7 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await messages.search(authOf(ctx), ctx.input);
   });
   router.get('/scheduleMessages', auth, validate(ScheduledMessagesQuerySchema, 'query'), async (ctx: AppContext) => {
-    ctx.body = await schedules.list(authOf(ctx), ctx.input.pageNumber ?? ctx.input.page);
+    ctx.body = await schedules.list(authOf(ctx), ctx.input);
   });
 
   // ---- fixed paths under /messages/ (before /messages/:ticketId) ----
@@ -160,11 +172,15 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await messages.list(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input);
   });
   router.post('/messages/:ticketId', auth, media, validate(SendMessageSchema, 'body', { echoed: ANCHOR_SEND_ECHOED }), async (ctx: AppContext) => {
-    reply(ctx, await sender.send(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input, mediaOf(ctx)));
+    reply(ctx, await sender.send(authOf(ctx), intParam(ctx, 'ticketId'), await inTenantZone(ctx, ctx.input), mediaOf(ctx)));
   });
   router.patch('/messages/:id', auth, validate(UpdateMessageSchema), async (ctx: AppContext) => {
     const id = intParam(ctx, 'id');
-    ctx.body = ctx.input.read ? await messages.markRead(authOf(ctx), id) : await schedules.update(authOf(ctx), id, ctx.input);
+    if (ctx.input.read) {
+      ctx.body = await messages.markRead(authOf(ctx), id);
+      return;
+    }
+    ctx.body = await schedules.update(authOf(ctx), id, await inTenantZone(ctx, ctx.input));
   });
   router.delete('/messages', auth, deleteBody, validate(DeleteMessageSchema), async (ctx: AppContext) => {
     ctx.body = await sender.remove(authOf(ctx), ctx.input);
@@ -181,8 +197,8 @@ export function messagesRoutes(deps: AppDeps): Router {
   });
 
   // ---- scheduling, forwarding, queue-less send, buttons ----
-  router.post('/messagesSchedule', auth, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
-    const { status, message } = await schedules.create(authOf(ctx), ctx.input);
+  router.post('/messagesSchedule', auth, media, validate(ScheduleMessageSchema), async (ctx: AppContext) => {
+    const { status, message } = await schedules.create(authOf(ctx), await inTenantZone(ctx, ctx.input), mediaOf(ctx));
     ctx.status = status;
     ctx.body = message;
   });
@@ -194,7 +210,7 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.body = await sender.forward(authOf(ctx), ctx.input);
   });
   router.post('/noRedis', auth, media, validate(SendNowSchema, 'body', { echoed: ANCHOR_SEND_ECHOED }), async (ctx: AppContext) => {
-    const { ticketId, ...input } = ctx.input;
+    const { ticketId, ...input } = await inTenantZone(ctx, ctx.input);
     reply(ctx, await sender.sendNow(authOf(ctx), ticketId, input, mediaOf(ctx)));
   });
   router.post('/sendButton', auth, validate(SendButtonSchema), async (ctx: AppContext) => {

@@ -143,7 +143,7 @@ describe('POST /messagesSchedule/ and the schedule sweep', () => {
     expect(tooLate.status).toBe(400);
   });
 
-  it('with contactId only: the contact’s ongoing ticket, or a new pending one on the default channel', async () => {
+  it('with contactId only: the contact’s ongoing ticket, or a new one of status schedule on the default channel', async () => {
     const t = await createMessagingTenant(server, graph);
     const fresh = await createContact(server, t.tenant.id, { name: 'Novo Contato' });
     const res = await server.request('POST', '/messagesSchedule/', {
@@ -154,7 +154,7 @@ describe('POST /messagesSchedule/ and the schedule sweep', () => {
     const [ticket] = await server.deps.dataSource.query(`SELECT "contactId", status, "whatsappId" FROM tickets WHERE id = $1`, [
       res.body.ticketId,
     ]);
-    expect(ticket).toEqual({ contactId: fresh.id, status: 'pending', whatsappId: t.channelId });
+    expect(ticket).toEqual({ contactId: fresh.id, status: 'schedule', whatsappId: t.channelId });
     const existing = await server.request('POST', '/messagesSchedule/', {
       token: t.users.user.token,
       body: {

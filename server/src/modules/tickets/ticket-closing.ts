@@ -7,6 +7,14 @@ import type { Emit } from '../../realtime/domain-events';
 import { recordRating } from './ticket-metrics';
 import { applyTicketChange, lockTicket, queueOutboundText, selectTicket, type TicketSet } from './ticket-writes';
 import type { TicketRow } from './tickets.presenter';
+import { renderForTicket } from './ticket-variables';
+
+const variablesOf = (ticket: TicketRow, now: Date) => ({
+  tenantId: ticket.tenantId,
+  ticketId: ticket.id,
+  userId: ticket.userId,
+  now,
+});
 
 /**
  * Closing a ticket: at once, after a farewell (deferred: `closeAt` is a row, a periodic sweep
@@ -218,7 +226,8 @@ export async function handleInboundForTicket(
     );
     await recordRating(tx, current.id);
     if (settings.thanksMessage.trim()) {
-      await queueOutboundText(tx, current, settings.thanksMessage.trim(), { userId: null, now, kind: 'ratingThanks' });
+      const thanks = await renderForTicket(tx, settings.thanksMessage.trim(), variablesOf(current, now));
+      await queueOutboundText(tx, current, thanks, { userId: null, now, kind: 'ratingThanks' });
     }
     await applyTicketChange(tx, emit, current, closedSet(now, 'rating'), {
       type: 'rating',
@@ -228,7 +237,8 @@ export async function handleInboundForTicket(
     return { handled: 'rating', closed: true, rating };
   }
   if (requests < settings.maxAttempts) {
-    await queueOutboundText(tx, current, settings.message, { userId: null, now, kind: 'ratingRequest' });
+    const request = await renderForTicket(tx, settings.message.trim(), variablesOf(current, now));
+    await queueOutboundText(tx, current, request, { userId: null, now, kind: 'ratingRequest' });
     await applyTicketChange(
       tx,
       emit,

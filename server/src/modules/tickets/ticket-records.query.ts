@@ -12,7 +12,7 @@ import { visibilitySql, type TicketViewer } from './ticket-visibility.policy';
  *
  * Indexes: protocols walk `tickets_created_stats_idx ("tenantId", "createdAt")` newest first;
  * notes walk `ticket_notes_tenant_created_idx ("tenantId", "createdAt" DESC, id DESC)` and compare
- * their generated `"searchText"` (trigram-indexed, migration 1763791400000). A search is first an
+ * their generated `"searchText"` (trigram-indexed, migration 1763820000000). A search is first an
  * id set (see matchingTickets), then the list's order and page.
  * tests/bench/ticket-records.ts measures both lists on 200,000 tickets and notes.
  */

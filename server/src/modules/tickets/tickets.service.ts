@@ -25,6 +25,7 @@ import type { Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
 import { upsertActiveTicket } from './ticket-upsert';
+import { renderForTicket } from './ticket-variables';
 import { closedSet, farewellMessageOf, farewellSet, ratingSettingsOf, type CloseReason } from './ticket-closing';
 import { buildTicketListSql, encodeCursor } from './ticket-list.query';
 import { TicketViewerLoader } from './ticket-viewer';
@@ -347,19 +348,28 @@ export class TicketsService {
       const rating = await ratingSettingsOf(tx, current.tenantId);
       const wantsRating = input.requestRating ?? rating.enabled;
       if (wantsRating && current.whatsappId !== null && !current.isGroup && rating.message.trim()) {
-        await queueOutboundText(tx, current, rating.message.trim(), { userId: auth.userId, now, kind: 'ratingRequest' });
+        const request = await renderForTicket(tx, rating.message.trim(), {
+          tenantId: current.tenantId,
+          ticketId: current.id,
+          userId: responsible,
+          now,
+        });
+        await queueOutboundText(tx, current, request, { userId: auth.userId, now, kind: 'ratingRequest' });
         return {
           set: {
             ...general,
             userId: responsible,
             ratingRequestedAt: now,
-            lastMessage: rating.message.trim(),
+            lastMessage: request,
             lastMessageAt: now,
           },
           log: { type: 'ratingRequest', userId: auth.userId, data: { attempt: 1 } },
         };
       }
-      const farewell = input.sendFarewellMessage === false || current.isGroup ? null : await farewellMessageOf(tx, current);
+      const farewellText = input.sendFarewellMessage === false || current.isGroup ? null : await farewellMessageOf(tx, current);
+      const farewell = farewellText
+        ? await renderForTicket(tx, farewellText, { tenantId: current.tenantId, ticketId: current.id, userId: responsible, now })
+        : null;
       if (farewell) {
         await queueOutboundText(tx, current, farewell, { userId: auth.userId, now, kind: 'farewell' });
         return {

@@ -14,8 +14,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Adding the column rewrites ticket_notes once. The protocols list reads tickets by creation
  * through tickets_created_stats_idx, as the reports do.
  */
-export class TicketRecordsIndexes1763791400000 implements MigrationInterface {
-  name = 'TicketRecordsIndexes1763791400000';
+export class TicketRecordsIndexes1763820000000 implements MigrationInterface {
+  name = 'TicketRecordsIndexes1763820000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE INDEX ticket_notes_tenant_created_idx ON ticket_notes ("tenantId", "createdAt" DESC, id DESC)`);
