@@ -54,6 +54,11 @@ export default defineConfig({
       emptyOutDir: true,
       rolldownOptions: {
         input: { index: path.resolve(root, 'desktop/renderer/index.html') },
+        // The web build's zod chunk (desktop/renderer/vite.config.ts): zod and its jitless setting travel together,
+        // so no chunk builds a schema before the eval probe is off (the console's CSP forbids eval too).
+        output: {
+          codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]app[\\/]zod-without-eval\.ts$/ }] },
+        },
       },
     },
   },

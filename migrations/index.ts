@@ -12,6 +12,7 @@ import { TicketMetrics1763780000000 } from './1763780000000-ticket-metrics';
 import { ReportIndexes1763785000000 } from './1763785000000-report-indexes';
 import { ScheduleList1763790000000 } from './1763790000000-schedule-list';
 import { BirthdaysRatings1763814000000 } from './1763814000000-birthdays-ratings';
+import { TicketRecordsIndexes1763820000000 } from './1763820000000-ticket-records-indexes';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   ReportIndexes1763785000000,
   ScheduleList1763790000000,
   BirthdaysRatings1763814000000,
+  TicketRecordsIndexes1763820000000,
 ];

@@ -91,6 +91,10 @@ const TeamsPage = lazyScreen(
   () => import('../../features/teams/teams-page'),
   (m) => m.TeamsPage,
 );
+const TicketRecordsPage = lazyScreen(
+  () => import('../../features/ticket-records/ticket-records-page'),
+  (m) => m.TicketRecordsPage,
+);
 const TicketPanelPage = lazyScreen(
   () => import('../../features/ticket-panel/ticket-panel-page'),
   (m) => m.TicketPanelPage,
@@ -144,6 +148,8 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   fechamento: () => <FarewellPage />,
   'avaliacoes/listar': () => <RatingsListPage />,
   'avaliacoes/configurar': () => <RatingSettingsPage />,
+  protocolos: () => <TicketRecordsPage key="protocolos" kind="protocols" />,
+  notas: () => <TicketRecordsPage key="notas" kind="notes" />,
   // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
   ...REPORT_SCREENS,
 };

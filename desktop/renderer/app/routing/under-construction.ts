@@ -36,8 +36,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'grupo/massausuarios',
   // Supervisor menu
   'autoResposta',
-  'notas',
-  'protocolos',
   'campanhas',
   'campanhaContatos',
   'chatFlow',

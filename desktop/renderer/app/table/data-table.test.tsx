@@ -91,6 +91,18 @@ describe('DataTable', () => {
     expect(buttonDisabled(html, 't-next')).toBe(false);
   });
 
+  it('renders a column through its render function, with the row', () => {
+    const columns: DataColumn[] = [
+      { ...COLUMNS[0], render: (row) => <a href={`#/users/${String(row.name)}`}>{String(row.name)}!</a> },
+      COLUMNS[4],
+    ];
+    const html = render(<DataTable {...props({ columns })} />);
+    expect(bodyRows(html)).toEqual([
+      ['<a href="#/users/Ana">Ana!</a>', '29/02/2024 23:30'],
+      ['<a href="#/users/Bruno">Bruno!</a>', EMPTY_CELL],
+    ]);
+  });
+
   it('offers no next page on the server’s last page, and no previous one on the first', () => {
     const last = render(<DataTable {...props({ pageNumber: 3, hasMore: false })} />);
     expect(buttonDisabled(last, 't-next')).toBe(true);

@@ -1,10 +1,13 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { AppDeps } from '../../deps';
 import { authOf, type AppContext } from '../../http/context';
 import { intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
 import { scheduleTicketSweeps } from './ticket-closing';
 import { TicketNotesService } from './ticket-notes.service';
+import { authorizeTicketRecords } from './ticket-records.policy';
+import { TicketRecordsService } from './ticket-records.service';
 import {
   CreateTicketNoteSchema,
   CreateTicketSchema,
@@ -15,6 +18,7 @@ import {
   TicketChatBotSchema,
   TicketListQuerySchema,
   TicketRatingSchema,
+  TicketRecordsQuerySchema,
   TicketsChannelSchema,
   TicketsClearQuerySchema,
   TicketsMarkAllReadQuerySchema,
@@ -32,6 +36,12 @@ export function ticketsRoutes(deps: AppDeps): Router {
   const auth = requireAuth(deps.dataSource, deps.config.jwtSecret);
   const tickets = new TicketsService(deps);
   const notes = new TicketNotesService(deps);
+  const records = new TicketRecordsService(deps);
+  // Protocols and notes across tickets: the profile is checked before the query is read.
+  const recordsAllowed: Middleware = async (ctx, next) => {
+    authorizeTicketRecords(authOf(ctx as AppContext));
+    await next();
+  };
   scheduleTicketSweeps(deps);
 
   router.get('/tickets', auth, validate(TicketListQuerySchema, 'query'), async (ctx: AppContext) => {
@@ -48,6 +58,16 @@ export function ticketsRoutes(deps: AppDeps): Router {
 
   router.post('/tickets/mass-transfer', auth, validate(MassTransferSchema), async (ctx: AppContext) => {
     ctx.body = await tickets.massTransfer(authOf(ctx), ctx.input);
+  });
+
+  router.get('/protocol', auth, recordsAllowed, validate(TicketRecordsQuerySchema, 'query'), async (ctx: AppContext) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await records.protocols(authOf(ctx), ctx.input);
+  });
+
+  router.get('/tickets/notes', auth, recordsAllowed, validate(TicketRecordsQuerySchema, 'query'), async (ctx: AppContext) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await records.notes(authOf(ctx), ctx.input);
   });
 
   router.delete('/tickets/notes/:noteId', auth, async (ctx: AppContext) => {

@@ -27,3 +27,4 @@ export type {
   TicketsMarkAllReadQuery,
   UpdateTicketInput,
 } from '@shared/schemas/tickets';
+export { TicketRecordsQuerySchema } from '@shared/schemas/ticket-records';
