@@ -117,7 +117,16 @@ async function seedTenant(q: Query, name: string, size: typeof BIG) {
   );
   await q(
     `INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data, "createdAt")
-     SELECT $1, id, CASE WHEN id % 10 < 3 THEN "userId" END, 'create', '{}', "createdAt" FROM tickets WHERE "tenantId" = $1`,
+     SELECT $1, id, CASE WHEN id % 10 < 3 THEN "userId" END, 'create',
+            jsonb_build_object('status', CASE WHEN "userId" IS NULL THEN 'pending' ELSE 'open' END), "createdAt"
+       FROM tickets WHERE "tenantId" = $1`,
+    [t],
+  );
+  // Closed by their agent: the resolution the recorded metrics derive from the log.
+  await q(
+    `INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data, "createdAt")
+     SELECT $1, id, "userId", 'resolve', jsonb_build_object('fromUserId', "userId"), "closedAt"
+       FROM tickets WHERE "tenantId" = $1 AND status = 'closed'`,
     [t],
   );
   // The tickets the company started (its create log names a user), as the ticket records it.

@@ -7,6 +7,7 @@ import {
   createdAtOf,
   inMarchSaoPaulo,
   median,
+  ratedAt,
   seedReportWorld,
   type ContactModel,
   type ReportWorld,
@@ -153,45 +154,49 @@ describe('atendimentos-por-parametros', () => {
 });
 
 describe('estatisticas-atendimentos-usuarios', () => {
-  /** Computed from the model: the tickets of the period and queues, per assigned user. */
+  /**
+   * Computed from the model: what happened in the period (March in São Paulo) in the chosen
+   * queues, per user: assignments (a ticket created for its agent), resolutions (the closing),
+   * first responses (the ticket's first agent reply, to its author), replies and ratings (at the
+   * closing), each counted when it happened within the period.
+   */
   function expectedStats(queues = ['Vendas', 'Suporte']) {
-    const period = w.tickets.filter((k) => inMarchSaoPaulo(k.createdAt) && queues.includes(k.queue));
-    const firstResponse = (k: TicketModel) => {
-      // A ticket the company started has nothing to respond to.
-      if (k.openedBy) return null;
-      const replies = k.messages.filter((m) => m.fromMe && m.user && !m.isPrivate).map((m) => m.at);
-      return replies.length ? Math.min(...replies) * 60 : null;
-    };
-    const resolution = (k: TicketModel) => (k.status === 'closed' && k.closedAfter !== undefined ? k.closedAfter * 60 : null);
-    const stats = (mine: TicketModel[], sent: number) => {
-      const ratings = mine.filter((k) => k.rating !== undefined).map((k) => k.rating!);
+    const mine = w.tickets.filter((k) => queues.includes(k.queue));
+    const at = (k: TicketModel, minutes: number) => new Date(createdAtOf(k) + minutes * 60_000).toISOString();
+    const replies = (k: TicketModel) => k.messages.filter((m) => m.fromMe && m.user && !m.isPrivate);
+    const handled = (name: string) => mine.filter((k) => k.user === name && inMarchSaoPaulo(k.createdAt));
+    const resolved = (name: string) =>
+      mine.filter((k) => k.user === name && k.status === 'closed' && k.closedAfter !== undefined && inMarchSaoPaulo(at(k, k.closedAfter)));
+    // A ticket the company started (opened by an agent, or whose first message is ours) has nothing to respond to.
+    const startedByUs = (k: TicketModel) => !!k.openedBy || [...k.messages].sort((a, b) => a.at - b.at)[0]?.fromMe === true;
+    const firstReplies = (name: string) =>
+      mine
+        .filter((k) => !startedByUs(k) && replies(k).length > 0)
+        .map((k) => ({ k, m: replies(k).reduce((a, b) => (b.at < a.at ? b : a)) }))
+        .filter(({ k, m }) => m.user === name && inMarchSaoPaulo(at(k, m.at)))
+        .map(({ m }) => m.at * 60);
+    const sent = (name: string) => mine.flatMap((k) => replies(k).filter((m) => m.user === name && inMarchSaoPaulo(at(k, m.at)))).length;
+    const rated = (name: string) => mine.filter((k) => k.user === name && k.rating !== undefined && inMarchSaoPaulo(ratedAt(k))).map((k) => k.rating!);
+    const stats = (names: string[]) => {
+      const ratings = names.flatMap(rated);
       return {
-        ticketsHandled: mine.length,
-        ticketsResolved: mine.filter((k) => k.status === 'closed').length,
-        messagesSent: sent,
-        firstResponseMedian: median(mine.map(firstResponse).filter((v): v is number => v !== null)),
-        resolutionMedian: median(mine.map(resolution).filter((v): v is number => v !== null)),
+        ticketsHandled: names.flatMap(handled).length,
+        ticketsResolved: names.flatMap(resolved).length,
+        messagesSent: names.reduce((n, name) => n + sent(name), 0),
+        firstResponseMedian: median(names.flatMap(firstReplies)),
+        resolutionMedian: median(names.flatMap(resolved).map((k) => k.closedAfter! * 60)),
         ratingsCount: ratings.length,
         ratingsAverage: ratings.length ? ratings.reduce((a, b) => a + b, 0) / ratings.length : null,
       };
     };
-    const sentBy = (name: string) => period.flatMap((k) => k.messages).filter((m) => m.fromMe && !m.isPrivate && m.user === name).length;
     const people = [
       { id: w.users.admin.id, name: 'Zé Admin', email: w.users.admin.email },
       { id: w.users.super.id, name: 'Supervisora', email: w.users.super.email },
       { id: w.users.user.id, name: 'agente', email: w.users.user.email },
       ...['Ana', 'Bruno'].map((name) => ({ id: w.people[name], name, email: expect.any(String) })),
     ].sort(byName);
-    const nameOf = (id: number) => people.find((p) => p.id === id)!.name;
-    const rows = people.map((p) => ({
-      userId: p.id,
-      userName: p.name,
-      email: p.email,
-      ...stats(period.filter((k) => k.user === p.name), sentBy(p.name)),
-    }));
-    const assigned = period.filter((k) => k.user && people.some((p) => p.name === k.user));
-    const total = stats(assigned, people.reduce((n, p) => n + sentBy(nameOf(p.id)), 0));
-    return { rows, totals: { userName: 'Total', email: null, ...total } };
+    const rows = people.map((p) => ({ userId: p.id, userName: p.name, email: p.email, ...stats([p.name]) }));
+    return { rows, totals: { userName: 'Total', email: null, ...stats(people.map((p) => p.name)) } };
   }
 
   it('answers one row per user with tickets handled and resolved, messages sent, medians and ratings, and the totals', async () => {
@@ -201,13 +206,15 @@ describe('estatisticas-atendimentos-usuarios', () => {
     expect(res.body.rows).toEqual(expected.rows);
     expect(res.body.totals).toEqual(expected.totals);
     expect(res.body.count).toBe(expected.rows.length);
-    // The figures the model gives, written out: Ana 2 tickets (the one she started has no first response; the other 5 min),
-    // Bruno 2 (20 and 40 min).
+    // The figures the model gives, written out. Ana: assigned t1 and t2; resolved t1, t2 and t5 (created on 28/02,
+    // closed on 01/03: 2 h, 1 h, 10 min); 4 replies; first response only on t2 (5 min: she started t1, and t5
+    // began with our message); rated 5, 3 and 1. Bruno: assigned t3 and t8; resolved t8 (3 h); first responses
+    // 20 and 40 min.
     const ana = res.body.rows.find((r) => r.userName === 'Ana')!;
-    expect(ana).toMatchObject({ ticketsHandled: 2, ticketsResolved: 2, messagesSent: 3, firstResponseMedian: 300, resolutionMedian: 5400, ratingsAverage: 4 });
+    expect(ana).toMatchObject({ ticketsHandled: 2, ticketsResolved: 3, messagesSent: 4, firstResponseMedian: 300, resolutionMedian: 3600, ratingsAverage: 3 });
     const bruno = res.body.rows.find((r) => r.userName === 'Bruno')!;
     expect(bruno).toMatchObject({ ticketsHandled: 2, ticketsResolved: 1, messagesSent: 4, firstResponseMedian: 1800, resolutionMedian: 10800 });
-    expect(res.body.totals).toMatchObject({ ticketsHandled: 4, firstResponseMedian: 1200, resolutionMedian: 7200, ratingsCount: 3 });
+    expect(res.body.totals).toMatchObject({ ticketsHandled: 4, ticketsResolved: 4, firstResponseMedian: 1200, resolutionMedian: 5400, ratingsCount: 4 });
   });
 
   it('restricts the rows to usersIds and the tickets to the chosen queues', async () => {

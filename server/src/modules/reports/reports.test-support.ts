@@ -212,18 +212,31 @@ export async function seedReportWorld(server: TestServer): Promise<ReportWorld> 
         k.openedBy !== undefined,
       ],
     );
-    await q(`INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data, "createdAt") VALUES ($1, $2, $3, 'create', '{}', $4)`, [
+    // The ticket's history as the write paths log it: created open for its agent (pending without
+    // one), and resolved by that agent `closedAfter` minutes later; the rating arrives then.
+    await q(`INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data, "createdAt") VALUES ($1, $2, $3, 'create', $4, $5)`, [
       t,
       id,
       k.openedBy ? people[k.openedBy] : null,
+      { status: k.user ? 'open' : 'pending' },
       k.createdAt,
     ]);
+    if (k.status === 'closed' && k.closedAfter !== undefined) {
+      await q(`INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data, "createdAt") VALUES ($1, $2, $3, 'resolve', $4, $5)`, [
+        t,
+        id,
+        k.user ? people[k.user] : null,
+        { fromUserId: k.user ? people[k.user] : null },
+        addMinutes(k.createdAt, k.closedAfter),
+      ]);
+    }
     if (k.rating !== undefined) {
-      await q(`INSERT INTO ticket_ratings ("tenantId", "ticketId", "userId", rating) VALUES ($1, $2, $3, $4)`, [
+      await q(`INSERT INTO ticket_ratings ("tenantId", "ticketId", "userId", rating, "createdAt") VALUES ($1, $2, $3, $4, $5)`, [
         t,
         id,
         k.user ? people[k.user] : null,
         k.rating,
+        ratedAt(k),
       ]);
     }
     for (const m of k.messages) {
@@ -240,6 +253,9 @@ export async function seedReportWorld(server: TestServer): Promise<ReportWorld> 
   await backfillTicketMetrics(server.deps.dataSource, { tenantId: t });
   return { tenant, users, queues, people, channels, tags, kanbans, demands, contacts, tickets };
 }
+
+/** When a ticket of the world got its rating: at its closing (at its creation when still open). */
+export const ratedAt = (k: Pick<TicketModel, 'createdAt' | 'closedAfter'>): string => addMinutes(k.createdAt, k.closedAfter ?? 0);
 
 /** Median as PostgreSQL's percentile_cont(0.5): the mean of the two middle values of an even sample. */
 export function median(values: number[]): number | null {

@@ -1,63 +1,62 @@
 import type { ReportFilters } from '@shared/schemas/reports';
 import { toInt, toRounded, type ReportContext, type ReportDefinition } from './report-definition';
 import type { SqlParams } from './report-sql';
-import { ticketConditions } from './tickets-by-parameters.report';
+import { statisticsScope } from '../statistics/statistics.policy';
 
 type Filters = ReportFilters<'estatisticas-atendimentos-usuarios'>;
 
 /**
  * estatisticas-atendimentos-usuarios: one row per user of the tenant (the chosen ones, or all but
- * the platform super administrator), over the tickets created within the period in the chosen
- * queues that the caller may see (the same tickets as atendimentos-por-parametros):
- * - ticketsHandled: those tickets assigned to the user; ticketsResolved: those of them closed;
- * - messagesSent: the user's replies in those tickets (the recorded `reply` facts: agent
- *   messages to the customer, private notes and automated messages excluded);
- * - firstResponse: the ticket's recorded first response time (`firstResponseSeconds`: first
- *   agent reply minus creation; null for tickets the company started, where there was nothing to
- *   respond to), median (percentile_cont) over the user's tickets that have one; resolution:
- *   closing minus creation over their closed tickets;
- * - ratings: count and average of the ratings of the user's tickets.
- * Read from the recorded metrics (issue #13: migration 1763780000000-ticket-metrics), never from
- * the messages: one range of the tickets and one index-only range of the reply facts, joined by
- * hash. The totals row is computed over the same tickets (its medians are the medians of all of
- * them, not a median of medians).
+ * the platform super administrator), from the facts recorded in the period (migration
+ * 1763780000000-ticket-metrics) in the chosen queues, the same figures as
+ * GET /statistics-per-users:
+ * - ticketsHandled: tickets assigned to the user in the period (opened for them, taken,
+ *   transferred or reopened to them, or resolved by them while unassigned);
+ * - ticketsResolved: tickets they resolved in the period; resolution: its time since the ticket's
+ *   creation, median (percentile_cont) over those;
+ * - messagesSent: their replies in the period (private notes and automated messages excluded);
+ * - firstResponse: the first agent reply of a ticket, when it was theirs and in the period
+ *   (tickets the company started have none: nothing to respond to), median;
+ * - ratings: count and average of the ratings their tickets received in the period.
+ * A supervisor counts only the chosen queues they may see (statisticsScope, as the dashboard).
+ * Every figure is one index range of one kind of fact; the messages are never read. The totals
+ * row is computed over the same facts (its medians are the medians of all of them, not a median
+ * of medians).
  */
 function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
   const tenant = p.bind(ctx.tenantId, 'int');
   const chosen = f.usersIds?.length ? `AND u.id = ANY(${p.bind(f.usersIds, 'int[]')})` : '';
-  // A reply comes after its ticket was created: the facts from the period's first instant on.
-  const since = `(${p.bind(f.startDate, 'date')}::timestamp AT TIME ZONE ${p.bind(ctx.timeZone, 'text')})`;
+  const scope = statisticsScope(ctx.viewer, f.queuesIds);
+  const zone = p.bind(ctx.timeZone, 'text');
+  const from = `(${p.bind(f.startDate, 'date')}::timestamp AT TIME ZONE ${zone})`;
+  const to = `((${p.bind(f.endDate, 'date')} + 1)::timestamp AT TIME ZONE ${zone})`;
+  const queues = p.bind(scope.queueIds ?? [], 'int[]');
+  const facts = (kind: string) =>
+    `SELECT e."userId", e.value FROM ticket_metric_events e
+      WHERE e."tenantId" = ${tenant} AND e.kind = '${kind}' AND e.at >= ${from} AND e.at < ${to}
+        AND e."queueId" = ANY(${queues}) AND e."userId" IN (SELECT id FROM people)`;
   return `WITH people AS (
        SELECT u.id, u.name, u.email FROM users u
         WHERE u."tenantId" = ${tenant} AND u.profile <> 'superadmin' ${chosen}
-     ), tk AS MATERIALIZED (
-       SELECT t.id, t."userId", t.status, t."createdAt", t."closedAt", t."firstResponseSeconds"
-         FROM tickets t
-        WHERE ${ticketConditions(ctx, { ...f, usersIds: undefined }, p).join(' AND ')}
-     ), sent_by_user AS (
-       SELECT e."userId", count(*) AS messages
-         FROM ticket_metric_events e JOIN tk ON tk.id = e."ticketId"
-        WHERE e."tenantId" = ${tenant} AND e.kind = 'reply' AND e.at >= ${since}
-          AND e."userId" IN (SELECT id FROM people)
-        GROUP BY e."userId"
-     ), per_ticket AS (
-       SELECT tk."userId", tk.status,
-              tk."firstResponseSeconds"::float8 AS "firstResponse",
-              CASE WHEN tk.status = 'closed' AND tk."closedAt" IS NOT NULL
-                   THEN EXTRACT(EPOCH FROM (tk."closedAt" - tk."createdAt"))::float8 END AS resolution,
-              r.rating
-         FROM tk
-         LEFT JOIN ticket_ratings r ON r."ticketId" = tk.id
-        WHERE tk."userId" IN (SELECT id FROM people)
+     ), assigned AS (${facts('assigned')}
+     ), resolved AS (${facts('resolved')}
+     ), first_reply AS (${facts('firstReply')}
+     ), rating AS (${facts('rating')}
+     ), reply AS (${facts('reply')}
      ), by_user AS (
-       SELECT "userId",
-              count(*) AS handled,
-              count(*) FILTER (WHERE status = 'closed') AS resolved,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY "firstResponse") AS "firstResponseMedian",
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY resolution) AS "resolutionMedian",
-              count(rating) AS ratings,
-              avg(rating)::float8 AS "ratingAverage"
-         FROM per_ticket GROUP BY "userId"
+       SELECT people.id AS "userId",
+              (SELECT count(*) FROM assigned a WHERE a."userId" = people.id) AS handled,
+              r.resolved, r."resolutionMedian", fr."firstResponseMedian", g.ratings, g."ratingAverage"
+         FROM people
+         LEFT JOIN (SELECT "userId", count(*) AS resolved,
+                           percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS "resolutionMedian"
+                      FROM resolved GROUP BY "userId") r ON r."userId" = people.id
+         LEFT JOIN (SELECT "userId", percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS "firstResponseMedian"
+                      FROM first_reply WHERE value IS NOT NULL GROUP BY "userId") fr ON fr."userId" = people.id
+         LEFT JOIN (SELECT "userId", count(*) AS ratings, avg(value)::float8 AS "ratingAverage"
+                      FROM rating GROUP BY "userId") g ON g."userId" = people.id
+     ), sent_by_user AS (
+       SELECT "userId", count(*) AS messages FROM reply GROUP BY "userId"
      )`;
 }
 
@@ -68,14 +67,13 @@ const ROW_SELECT = `u.id AS "userId", u.name AS "userName", u.email,
   COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`;
 const ROW_FROM = `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`;
 const TOTALS_SELECT = `SELECT (SELECT count(*) FROM people)::int AS count,
-  count(*)::int AS handled,
-  count(*) FILTER (WHERE status = 'closed')::int AS resolved,
-  (SELECT COALESCE(sum(messages), 0) FROM sent_by_user)::int AS messages,
-  percentile_cont(0.5) WITHIN GROUP (ORDER BY "firstResponse") AS "firstResponseMedian",
-  percentile_cont(0.5) WITHIN GROUP (ORDER BY resolution) AS "resolutionMedian",
-  count(rating)::int AS ratings,
-  avg(rating)::float8 AS "ratingAverage"
-  FROM per_ticket`;
+  (SELECT count(*) FROM assigned)::int AS handled,
+  (SELECT count(*) FROM resolved)::int AS resolved,
+  (SELECT count(*) FROM reply)::int AS messages,
+  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM first_reply WHERE value IS NOT NULL) AS "firstResponseMedian",
+  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM resolved) AS "resolutionMedian",
+  (SELECT count(*) FROM rating)::int AS ratings,
+  (SELECT avg(value)::float8 FROM rating) AS "ratingAverage"`;
 
 function readTotals(row: Record<string, unknown> | undefined) {
   return {
