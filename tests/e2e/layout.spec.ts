@@ -150,7 +150,12 @@ test.describe('layout at 1280, 1440 and 1920 px (signed in as admin)', () => {
       await page.goto(`/#/atendimento/${ticketId}`);
       await expect(page.getByTestId('chat-panel')).toBeVisible();
       const panel = page.getByTestId('contact-panel');
-      if (!(await panel.isVisible())) await page.getByTestId('ticket-toggle-panel').click();
+      // Wide screens open the panel by itself once the ticket has loaded: wait for it before toggling.
+      const opened = await panel.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!opened) await page.getByTestId('ticket-toggle-panel').click();
       await expect(panel).toBeVisible();
       await settle(page);
       await page.screenshot({ path: `${SHOTS}/layout-ticket-${size.width}.png` });
