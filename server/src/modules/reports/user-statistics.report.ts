@@ -35,19 +35,38 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
     `SELECT e."userId", e.value FROM ticket_metric_events e
       WHERE e."tenantId" = ${tenant} AND e.kind = '${kind}' AND e.at >= ${from} AND e.at < ${to}
         AND e."queueId" = ANY(${queues}) AND e."userId" IN (SELECT id FROM people)`;
+  // Counted facts: grouped as they are read (an index-only range), never kept as rows.
+  const countByUser = (kind: string, alias: string) =>
+    `SELECT e."userId", count(*) AS ${alias} FROM ticket_metric_events e
+      WHERE e."tenantId" = ${tenant} AND e.kind = '${kind}' AND e.at >= ${from} AND e.at < ${to}
+        AND e."queueId" = ANY(${queues}) AND e."userId" IS NOT NULL
+      GROUP BY e."userId"`;
+  // Replies by agent: the whole UTC days of the period from their day counts (ticket_metric_daily),
+  // the raw facts of the partial days at both ends (as the dashboard counts messages).
+  const fullFrom = `(date_trunc('day', (${from} AT TIME ZONE 'UTC') - interval '1 microsecond') + interval '1 day')`;
+  const fullTo = `date_trunc('day', ${to} AT TIME ZONE 'UTC')`;
+  const rawReplies = (start: string, end: string) =>
+    `SELECT e."userId", count(*) AS n FROM ticket_metric_events e
+      WHERE e."tenantId" = ${tenant} AND e.kind = 'reply' AND e.at >= ${start} AND e.at < ${end}
+        AND e."queueId" = ANY(${queues}) AND e."userId" IS NOT NULL
+      GROUP BY e."userId"`;
+  const replyCounts = () => `
+      SELECT d."userId", sum(d.n) AS n FROM ticket_metric_daily d
+       WHERE d."tenantId" = ${tenant} AND d.kind = 'reply' AND d.day >= ${fullFrom}::date AND d.day < ${fullTo}::date
+         AND d."queueId" = ANY(${queues}) AND d."userId" IS NOT NULL
+       GROUP BY d."userId"
+      UNION ALL ${rawReplies(from, `LEAST(${fullFrom} AT TIME ZONE 'UTC', ${to})`)}
+      UNION ALL ${rawReplies(`GREATEST(${fullTo} AT TIME ZONE 'UTC', ${fullFrom} AT TIME ZONE 'UTC', ${from})`, to)}`;
   return `WITH people AS (
        SELECT u.id, u.name, u.email FROM users u
         WHERE u."tenantId" = ${tenant} AND u.profile <> 'superadmin' ${chosen}
-     ), assigned AS (${facts('assigned')}
      ), resolved AS (${facts('resolved')}
      ), first_reply AS (${facts('firstReply')}
      ), rating AS (${facts('rating')}
-     ), reply AS (${facts('reply')}
      ), by_user AS (
-       SELECT people.id AS "userId",
-              (SELECT count(*) FROM assigned a WHERE a."userId" = people.id) AS handled,
-              r.resolved, r."resolutionMedian", fr."firstResponseMedian", g.ratings, g."ratingAverage"
+       SELECT people.id AS "userId", a.handled, r.resolved, r."resolutionMedian", fr."firstResponseMedian", g.ratings, g."ratingAverage"
          FROM people
+         LEFT JOIN (${countByUser('assigned', 'handled')}) a ON a."userId" = people.id
          LEFT JOIN (SELECT "userId", count(*) AS resolved,
                            percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS "resolutionMedian"
                       FROM resolved GROUP BY "userId") r ON r."userId" = people.id
@@ -56,7 +75,7 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
          LEFT JOIN (SELECT "userId", count(*) AS ratings, avg(value)::float8 AS "ratingAverage"
                       FROM rating GROUP BY "userId") g ON g."userId" = people.id
      ), sent_by_user AS (
-       SELECT "userId", count(*) AS messages FROM reply GROUP BY "userId"
+       SELECT "userId", sum(n) AS messages FROM (${replyCounts()}) x GROUP BY "userId"
      )`;
 }
 
@@ -67,9 +86,9 @@ const ROW_SELECT = `u.id AS "userId", u.name AS "userName", u.email,
   COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`;
 const ROW_FROM = `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`;
 const TOTALS_SELECT = `SELECT (SELECT count(*) FROM people)::int AS count,
-  (SELECT count(*) FROM assigned)::int AS handled,
+  (SELECT COALESCE(sum(handled), 0) FROM by_user)::int AS handled,
   (SELECT count(*) FROM resolved)::int AS resolved,
-  (SELECT count(*) FROM reply)::int AS messages,
+  (SELECT COALESCE(sum(messages), 0) FROM sent_by_user WHERE "userId" IN (SELECT id FROM people))::int AS messages,
   (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM first_reply WHERE value IS NOT NULL) AS "firstResponseMedian",
   (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM resolved) AS "resolutionMedian",
   (SELECT count(*) FROM rating)::int AS ratings,
