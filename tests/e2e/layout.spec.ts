@@ -126,6 +126,16 @@ test.describe('layout at 1280, 1440 and 1920 px (signed in as admin)', () => {
       await page.getByTestId('channel-add').click();
       const dialog = page.locator('.bp6-dialog');
       await expect(dialog).toBeVisible();
+      // Measured once the opening transition (a scale) is over: the dialog's box no longer moves.
+      let last = '';
+      await expect
+        .poll(async () => {
+          const now = JSON.stringify(await dialog.boundingBox());
+          const still = now === last;
+          last = now;
+          return still;
+        }, { intervals: [100] })
+        .toBe(true);
       for (const type of ['waba', 'baileys', 'telegram']) {
         await page.getByTestId('channel-type').selectOption(type);
         const body = await box(dialog.locator('.bp6-dialog-body'));
