@@ -1,8 +1,10 @@
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
+import { ARTIFACTS, storageStatePath } from './e2e-support';
 
 /**
  * What the dashboard and ticket panel specs share: the fake WhatsApp Cloud API on the port the
@@ -87,4 +89,38 @@ export async function deliverInbound(
     channel.appSecret,
   );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/**
+ * For a describe block signed in as admin: the fake Cloud API started before its tests and
+ * stopped after them, the artifacts folder made, and the WABA channel its tests take (once, with
+ * `channel(page, name)`) deleted afterwards when they created it. `openPath` is a screen the
+ * clean-up page opens to reach the API with the stored session.
+ */
+export function liveWabaChannel(openPath: string) {
+  let fake: FakeGraphApi | undefined;
+  let channel: LiveChannel | null = null;
+  test.beforeAll(async () => {
+    fake = await startFakeGraphOnFixedPort();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  test.afterAll(async ({ browser }) => {
+    if (channel?.created) {
+      const context = await browser.newContext({ storageState: storageStatePath('admin') });
+      const page = await context.newPage();
+      await page.goto(`/#${openPath}`);
+      await call(page, 'DELETE', `/whatsapp/${channel.id}`);
+      await context.close();
+    }
+    await fake?.stop();
+  });
+  return {
+    get fake(): FakeGraphApi {
+      return fake!;
+    },
+    async channel(page: Page, name: string): Promise<LiveChannel> {
+      channel ??= await wabaChannel(page, fake!, name);
+      return channel;
+    },
+  };
 }

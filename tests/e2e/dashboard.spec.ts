@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import type { FakeGraphApi } from '../fakes/graph-api.fake';
 import { ARTIFACTS, storageStatePath } from './e2e-support';
-import { call, deliverInbound, phone, startFakeGraphOnFixedPort, suffix, wabaChannel, type LiveChannel } from './dashboard-support';
+import { deliverInbound, liveWabaChannel, phone, suffix } from './dashboard-support';
 
 /**
  * The administrator's dashboard (/home, issue #13) against the real server: the cards and charts
@@ -20,23 +18,7 @@ async function figure(page: Page, testId: string): Promise<number> {
 test.describe('dashboard (signed in as admin)', () => {
   test.use({ storageState: storageStatePath('admin') });
   test.setTimeout(90_000);
-  let fake: FakeGraphApi;
-  let channel: LiveChannel | null = null;
-
-  test.beforeAll(async () => {
-    fake = await startFakeGraphOnFixedPort();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  test.afterAll(async ({ browser }) => {
-    if (channel?.created) {
-      const context = await browser.newContext({ storageState: storageStatePath('admin') });
-      const page = await context.newPage();
-      await page.goto('/#/home');
-      await call(page, 'DELETE', `/whatsapp/${channel.id}`);
-      await context.close();
-    }
-    await fake?.stop();
-  });
+  const live = liveWabaChannel('/home');
 
   test('draws today\'s figures and charts, and moves them live when a customer writes', async ({ page, baseURL }, testInfo) => {
     await page.goto('/#/home');
@@ -46,7 +28,7 @@ test.describe('dashboard (signed in as admin)', () => {
     await expect(page.getByTestId('dashboard-chart').first().locator('canvas')).toHaveCount(1);
     await expect(page.getByTestId('stat-pending')).toHaveText(/\d/, { timeout: 15_000 });
 
-    channel ??= await wabaChannel(page, fake, 'WABA Dashboard');
+    const channel = await live.channel(page, 'WABA Dashboard');
     // Whatever the channel set-up moved has been counted before the figures are read.
     await expect(page.getByTestId('dashboard-live')).toHaveAttribute('data-fetching', 'false');
     const before = {
@@ -63,7 +45,7 @@ test.describe('dashboard (signed in as admin)', () => {
     expect(marker).toBe(true);
 
     const name = `Cliente Dashboard ${suffix()}`;
-    await deliverInbound(baseURL!, fake, channel, phone(), name, 'Olá, quero falar com alguém');
+    await deliverInbound(baseURL!, live.fake, channel, phone(), name, 'Olá, quero falar com alguém');
 
     // Live: the socket's ticket and message events refetch the figures.
     await expect.poll(() => figure(page, 'stat-pending'), { timeout: 15_000 }).toBe(before.pending + 1);

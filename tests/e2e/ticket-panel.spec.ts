@@ -1,17 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { FakeGraphApi } from '../fakes/graph-api.fake';
 import { ARTIFACTS, hashPath, loginThroughUi, storageStatePath, toast } from './e2e-support';
-import {
-  api,
-  call,
-  deliverInbound,
-  phone,
-  startFakeGraphOnFixedPort,
-  suffix,
-  wabaChannel,
-  type LiveChannel,
-} from './dashboard-support';
+import { api, deliverInbound, liveWabaChannel, phone, suffix } from './dashboard-support';
 
 /**
  * The administrator's live ticket panel (/painel-atendimentos, issue #13) against the real
@@ -23,28 +12,12 @@ import {
 test.describe('ticket panel (signed in as admin)', () => {
   test.use({ storageState: storageStatePath('admin') });
   test.setTimeout(90_000);
-  let fake: FakeGraphApi;
-  let channel: LiveChannel | null = null;
-
-  test.beforeAll(async () => {
-    fake = await startFakeGraphOnFixedPort();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  test.afterAll(async ({ browser }) => {
-    if (channel?.created) {
-      const context = await browser.newContext({ storageState: storageStatePath('admin') });
-      const page = await context.newPage();
-      await page.goto('/#/painel-atendimentos');
-      await call(page, 'DELETE', `/whatsapp/${channel.id}`);
-      await context.close();
-    }
-    await fake?.stop();
-  });
+  const live = liveWabaChannel('/painel-atendimentos');
 
   test('a new pending ticket appears live, waits and ticks; a click opens it', async ({ page, baseURL }, testInfo) => {
     await page.goto('/#/painel-atendimentos');
     await expect(page.getByTestId('panel-board')).toBeVisible({ timeout: 20_000 });
-    channel ??= await wabaChannel(page, fake, 'WABA Painel de atendimentos');
+    const channel = await live.channel(page, 'WABA Painel de atendimentos');
     const queue = await api(page, 'POST', '/queue', { name: `Fila Painel ${suffix()}`, color: '#d13913' });
 
     const noAgent = page.locator('[data-testid="panel-lane"][data-user-id="none"]');
@@ -52,7 +25,7 @@ test.describe('ticket panel (signed in as admin)', () => {
     const pendingBefore = Number(await noAgent.getByTestId('panel-lane-counts').locator('.bp6-tag').nth(1).textContent());
 
     const name = `Cliente Painel ${suffix()}`;
-    await deliverInbound(baseURL!, fake, channel, phone(), name, 'Bom dia, ainda estou aguardando o boleto');
+    await deliverInbound(baseURL!, live.fake, channel, phone(), name, 'Bom dia, ainda estou aguardando o boleto');
 
     // Live: no reload. The ticket lands in "Sem atendente", pending, waiting for an answer.
     const card = noAgent.getByTestId('panel-ticket').filter({ hasText: name });
