@@ -13,6 +13,7 @@ import { ReportIndexes1763785000000 } from './1763785000000-report-indexes';
 import { ScheduleList1763790000000 } from './1763790000000-schedule-list';
 import { BirthdaysRatings1763814000000 } from './1763814000000-birthdays-ratings';
 import { TicketRecordsIndexes1763820000000 } from './1763820000000-ticket-records-indexes';
+import { ChatFlows1763830000000 } from './1763830000000-chat-flows';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   ScheduleList1763790000000,
   BirthdaysRatings1763814000000,
   TicketRecordsIndexes1763820000000,
+  ChatFlows1763830000000,
 ];
