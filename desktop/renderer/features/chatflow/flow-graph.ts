@@ -34,6 +34,9 @@ export interface ConditionEdge {
   selected?: boolean;
 }
 
+/** A condition or interaction being written: its id once it exists (Omit distributed over the union). */
+export type Draft<T> = T extends unknown ? Omit<T, 'id'> & { id?: string } : never;
+
 export const edgeIdOf = (stepId: string, conditionId: string): string => `${stepId}::${conditionId}`;
 
 /** A short text of what a condition matches, for its edge and its row in the side panel. */
@@ -158,7 +161,7 @@ export function connectSteps(flow: FlowDefinition, sourceId: string, targetId: s
 }
 
 /** Adds (no id yet) or replaces (same id) a condition of a step. */
-export function saveCondition(flow: FlowDefinition, stepId: string, condition: Omit<Condition, 'id'> & { id?: string }): FlowDefinition {
+export function saveCondition(flow: FlowDefinition, stepId: string, condition: Draft<Condition>): FlowDefinition {
   return mapStep(flow, stepId, (step) => {
     if (condition.id && step.conditions.some((c) => c.id === condition.id)) {
       return { ...step, conditions: step.conditions.map((c) => (c.id === condition.id ? (condition as Condition) : c)) };
@@ -176,7 +179,7 @@ export function removeCondition(flow: FlowDefinition, stepId: string, conditionI
 export function saveInteraction(
   flow: FlowDefinition,
   stepId: string,
-  interaction: Omit<Interaction, 'id'> & { id?: string },
+  interaction: Draft<Interaction>,
 ): FlowDefinition {
   return mapStep(flow, stepId, (step) => {
     if (interaction.id && step.interactions.some((i) => i.id === interaction.id)) {
