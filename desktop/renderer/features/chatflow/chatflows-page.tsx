@@ -16,12 +16,11 @@ import { CrudPage } from '../../app/crud/crud-page';
 import { showToast } from '../../app/feedback/toaster';
 import { DataTable, type DataColumn } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
+import { builderPath } from './chatflow-paths';
 import type { FlowFileIssue } from './flow-file';
 import { FlowImportButton } from './flow-import-button';
 import { FlowIssuesDialog, issuesOfFailure } from './flow-issues-dialog';
 import './chatflow.css';
-
-export const builderPath = (id?: number): string => (id ? `/chat-flow/builder?id=${id}` : '/chat-flow/builder');
 
 /**
  * /chat-flow (supervisor menu "Chatbot", issue #14): the tenant's flows with their state; switch

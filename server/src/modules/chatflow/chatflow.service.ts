@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { chatFlowFileName } from '@shared/chatflow-file-name';
 import { SOCKET_EVENTS } from '@shared/events';
 import {
   FLOW_NAME_MAX,
@@ -45,18 +46,6 @@ export function copyName(name: string): string {
   return `${name.slice(0, FLOW_NAME_MAX - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
 }
 
-/** A download name: letters, digits and dashes of the flow's name. */
-export function exportFileName(name: string): string {
-  const slug = name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return `fluxo-${slug || 'chatbot'}.json`;
-}
-
 interface NewFlow {
   name: string;
   description: string;
@@ -99,7 +88,7 @@ export class ChatFlowService {
 
   async exportFlow(auth: AuthContext, id: number): Promise<{ fileName: string; body: ChatFlowExport }> {
     const row = chatFlowPolicy.authorizeRow(auth, 'read', await this.find(this.deps.dataSource, auth, id));
-    return { fileName: exportFileName(row.name), body: presentChatFlowExport(row) };
+    return { fileName: chatFlowFileName(row.name), body: presentChatFlowExport(row) };
   }
 
   async create(auth: AuthContext, input: CreateChatFlowInput): Promise<ChatFlow> {

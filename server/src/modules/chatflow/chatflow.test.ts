@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
 import { ChatFlowExportSchema, newFlowDefinition, type FlowDefinition } from '@shared/schemas/chatflow';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
-import { copyName, exportFileName } from './chatflow.service';
+import { chatFlowFileName } from '@shared/chatflow-file-name';
+import { copyName } from './chatflow.service';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -386,7 +387,7 @@ describe('export and import', () => {
   });
 
   it('names the download from the flow name', () => {
-    expect(exportFileName('Menu Principal / Vendas')).toBe('fluxo-menu-principal-vendas.json');
-    expect(exportFileName('***')).toBe('fluxo-chatbot.json');
+    expect(chatFlowFileName('Menu Principal / Vendas')).toBe('fluxo-menu-principal-vendas.json');
+    expect(chatFlowFileName('***')).toBe('fluxo-chatbot.json');
   });
 });
