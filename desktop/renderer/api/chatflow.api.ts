@@ -1,5 +1,11 @@
 import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
-import type { ChatFlow, ChatFlowExport, ChatFlowSummary, CreateChatFlowInput, UpdateChatFlowInput } from '@shared/schemas/chatflow';
+import type {
+  ChatFlow,
+  ChatFlowExport,
+  ChatFlowSummary,
+  CreateChatFlowInput,
+  UpdateChatFlowInput,
+} from '@shared/schemas/chatflow';
 import { baseApi } from './base.api';
 import { blobOrErrorBody, fileNameFromContentDisposition, saveBlobAs } from './file-download';
 

@@ -12,7 +12,13 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { chatFlowFileName } from '@shared/chatflow-file-name';
-import { CreateChatFlowSchema, newFlowDefinition, validateFlowGraph, type ChatFlow, type FlowDefinition } from '@shared/schemas/chatflow';
+import {
+  CreateChatFlowSchema,
+  newFlowDefinition,
+  validateFlowGraph,
+  type ChatFlow,
+  type FlowDefinition,
+} from '@shared/schemas/chatflow';
 import { parseRecordId } from '@shared/schemas/record-id';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -47,12 +53,22 @@ export function ChatFlowBuilderPage() {
   const [params] = useSearchParams();
   const rawId = params.get('id');
   const id = rawId === null ? null : (parseRecordId(rawId) ?? -1);
-  const query = useGetChatFlowQuery(id && id > 0 ? id : skipToken, { refetchOnMountOrArgChange: true });
+  // A new flow's first save puts its id in the address: the editor keeps going (its undo history
+  // included) instead of reloading what it just stored.
+  const [createdHere, setCreatedHere] = useState<number | null>(null);
+  const adopted = id !== null && id === createdHere;
+  const query = useGetChatFlowQuery(id && id > 0 && !adopted ? id : skipToken, { refetchOnMountOrArgChange: true });
   if (id === -1 || query.isError) {
     return <NonIdealState icon="warning-sign" title={t('chatFlows.builder.notFound')} data-testid="chatflow-builder-missing" />;
   }
-  if (id !== null && !query.data) return <NonIdealState icon={<Spinner size={40} />} title={t('common.loading')} />;
-  return <Builder key={id ?? 'new'} initial={id !== null ? (query.data ?? null) : null} />;
+  if (id !== null && !adopted && !query.data) return <NonIdealState icon={<Spinner size={40} />} title={t('common.loading')} />;
+  return (
+    <Builder
+      key={adopted ? 'new' : (id ?? 'new')}
+      initial={id !== null && !adopted ? (query.data ?? null) : null}
+      onCreated={setCreatedHere}
+    />
+  );
 }
 
 interface Meta {
@@ -62,7 +78,8 @@ interface Meta {
   active: boolean;
 }
 
-type Selection = { kind: 'step'; stepId: string } | { kind: 'settings' } | null;
+/** The side panel's subject; an edge click selects its step and opens its condition. */
+type Selection = { kind: 'step'; stepId: string; conditionId?: string } | { kind: 'settings' } | null;
 
 const snapshot = (meta: Meta, flow: FlowDefinition) => JSON.stringify({ meta, flow });
 
@@ -76,7 +93,7 @@ const isTyping = (target: EventTarget | null) =>
  * finds (activation is refused while there are any), save, export and import of JSON, and the
  * engine's test run against the flow's test number.
  */
-function Builder({ initial }: { initial: ChatFlow | null }) {
+function Builder({ initial, onCreated }: { initial: ChatFlow | null; onCreated(id: number): void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [history, dispatch] = useReducer(flowHistoryReducer, initial?.flow ?? newFlowDefinition(), startHistory);
@@ -134,12 +151,18 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
       return null;
     }
     if (parsed.data.active && problems.length > 0) {
-      setIssues({ title: t('chatFlows.builder.cannotActivate'), issues: problems.map((p) => ({ path: p.stepId ? `etapa ${p.stepId}` : 'fluxo', message: p.message })) });
+      setIssues({
+        title: t('chatFlows.builder.cannotActivate'),
+        issues: problems.map((p) => ({ path: p.stepId ? `etapa ${p.stepId}` : 'fluxo', message: p.message })),
+      });
       return null;
     }
     const result = savedId ? await update({ id: savedId, body: parsed.data }) : await create(parsed.data);
     if ('error' in result && result.error) {
-      setIssues({ title: t('chatFlows.builder.cannotSave'), issues: issuesOfFailure(result.error, describeError(result.error, t)) });
+      setIssues({
+        title: t('chatFlows.builder.cannotSave'),
+        issues: issuesOfFailure(result.error, describeError(result.error, t)),
+      });
       return null;
     }
     const stored = result.data!;
@@ -147,6 +170,7 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
     showToast(t('chatFlows.builder.saved'), 'success');
     if (!savedId) {
       setSavedId(stored.id);
+      onCreated(stored.id);
       navigate(builderPath(stored.id), { replace: true });
     }
     return stored.id;
@@ -154,7 +178,10 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
 
   const toggleActive = (active: boolean) => {
     if (active && problems.length > 0) {
-      setIssues({ title: t('chatFlows.builder.cannotActivate'), issues: problems.map((p) => ({ path: p.stepId ? `etapa ${p.stepId}` : 'fluxo', message: p.message })) });
+      setIssues({
+        title: t('chatFlows.builder.cannotActivate'),
+        issues: problems.map((p) => ({ path: p.stepId ? `etapa ${p.stepId}` : 'fluxo', message: p.message })),
+      });
       return;
     }
     setMeta((m) => ({ ...m, active }));
@@ -180,7 +207,10 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
     setTestOutcome({ ok: true, text: t('chatFlows.builder.testStarted', { number: meta.testNumber }) });
   };
 
-  const onNodesChange = useCallback((changes: NodeChange[]) => setNodes((current) => applyNodeChanges(changes, current as Node[]) as StepNode[]), []);
+  const onNodesChange = useCallback(
+    (changes: NodeChange[]) => setNodes((current) => applyNodeChanges(changes, current as Node[]) as StepNode[]),
+    [],
+  );
   const onNodeDragStop = useCallback(
     (_event: unknown, _node: Node, dragged: Node[]) => {
       let next = flow;
@@ -191,7 +221,8 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
   );
   const onConnect = useCallback(
     (connection: Connection) => {
-      if (connection.source && connection.target && connection.source !== connection.target) edit(connectSteps(flow, connection.source, connection.target));
+      if (connection.source && connection.target && connection.source !== connection.target)
+        edit(connectSteps(flow, connection.source, connection.target));
     },
     [flow, edit],
   );
@@ -199,17 +230,41 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
   return (
     <div className="page chatflow-builder" data-testid="page-chatFlowBuilder">
       <header className="chatflow-toolbar">
-        <Button icon="arrow-left" variant="minimal" text={t('chatFlows.builder.back')} onClick={() => navigate('/chat-flow')} data-testid="builder-back" />
+        <Button
+          icon="arrow-left"
+          variant="minimal"
+          text={t('chatFlows.builder.back')}
+          onClick={() => navigate('/chat-flow')}
+          data-testid="builder-back"
+        />
         <FormGroup label={t('crud.name')} labelInfo="*" inline className="chatflow-meta">
-          <InputGroup value={meta.name} onChange={(e) => setMeta({ ...meta, name: e.currentTarget.value })} data-testid="builder-name" />
+          <InputGroup
+            value={meta.name}
+            onChange={(e) => setMeta({ ...meta, name: e.currentTarget.value })}
+            data-testid="builder-name"
+          />
         </FormGroup>
         <FormGroup label={t('chatFlows.description')} inline className="chatflow-meta">
-          <InputGroup value={meta.description} onChange={(e) => setMeta({ ...meta, description: e.currentTarget.value })} data-testid="builder-description" />
+          <InputGroup
+            value={meta.description}
+            onChange={(e) => setMeta({ ...meta, description: e.currentTarget.value })}
+            data-testid="builder-description"
+          />
         </FormGroup>
         <FormGroup label={t('chatFlows.builder.testNumber')} inline className="chatflow-meta chatflow-meta-narrow">
-          <InputGroup value={meta.testNumber} placeholder="5511999999999" onChange={(e) => setMeta({ ...meta, testNumber: e.currentTarget.value })} data-testid="builder-test-number" />
+          <InputGroup
+            value={meta.testNumber}
+            placeholder="5511999999999"
+            onChange={(e) => setMeta({ ...meta, testNumber: e.currentTarget.value })}
+            data-testid="builder-test-number"
+          />
         </FormGroup>
-        <Switch checked={meta.active} label={meta.active ? t('crud.activeState') : t('crud.inactiveState')} onChange={(e) => toggleActive(e.currentTarget.checked)} data-testid="builder-active" />
+        <Switch
+          checked={meta.active}
+          label={meta.active ? t('crud.activeState') : t('crud.inactiveState')}
+          onChange={(e) => toggleActive(e.currentTarget.checked)}
+          data-testid="builder-active"
+        />
         {dirty ? (
           <Tag minimal intent="warning" data-testid="builder-dirty">
             {t('chatFlows.builder.unsaved')}
@@ -218,8 +273,20 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
       </header>
       <div className="chatflow-actions">
         <ButtonGroup>
-          <Button icon="undo" text={t('chatFlows.builder.undo')} disabled={!canUndo(history)} onClick={() => dispatch({ type: 'undo' })} data-testid="builder-undo" />
-          <Button icon="redo" text={t('chatFlows.builder.redo')} disabled={!canRedo(history)} onClick={() => dispatch({ type: 'redo' })} data-testid="builder-redo" />
+          <Button
+            icon="undo"
+            text={t('chatFlows.builder.undo')}
+            disabled={!canUndo(history)}
+            onClick={() => dispatch({ type: 'undo' })}
+            data-testid="builder-undo"
+          />
+          <Button
+            icon="redo"
+            text={t('chatFlows.builder.redo')}
+            disabled={!canRedo(history)}
+            onClick={() => dispatch({ type: 'redo' })}
+            data-testid="builder-redo"
+          />
         </ButtonGroup>
         <Button
           icon="add"
@@ -231,7 +298,12 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
           }}
           data-testid="builder-add-step"
         />
-        <Button icon="cog" text={t('chatFlows.settings.title')} onClick={() => setSelection({ kind: 'settings' })} data-testid="builder-settings" />
+        <Button
+          icon="cog"
+          text={t('chatFlows.settings.title')}
+          onClick={() => setSelection({ kind: 'settings' })}
+          data-testid="builder-settings"
+        />
         <FlowImportButton
           testId="builder-import"
           onIssues={(found) => setIssues({ title: t('chatFlows.importRefused'), issues: found })}
@@ -251,11 +323,29 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
           }}
           data-testid="builder-export"
         />
-        <Button icon="play" text={t('chatFlows.builder.test')} loading={testing.isLoading} onClick={() => void test()} data-testid="builder-test" />
-        <Button intent="primary" icon="floppy-disk" text={t('crud.save')} loading={creating.isLoading || updating.isLoading} onClick={() => void save()} data-testid="builder-save" />
+        <Button
+          icon="play"
+          text={t('chatFlows.builder.test')}
+          loading={testing.isLoading}
+          onClick={() => void test()}
+          data-testid="builder-test"
+        />
+        <Button
+          intent="primary"
+          icon="floppy-disk"
+          text={t('crud.save')}
+          loading={creating.isLoading || updating.isLoading}
+          onClick={() => void save()}
+          data-testid="builder-save"
+        />
       </div>
       {testOutcome ? (
-        <Callout intent={testOutcome.ok ? 'success' : 'danger'} compact className="chatflow-test-outcome" data-testid="builder-test-outcome">
+        <Callout
+          intent={testOutcome.ok ? 'success' : 'danger'}
+          compact
+          className="chatflow-test-outcome"
+          data-testid="builder-test-outcome"
+        >
           {testOutcome.text}
         </Callout>
       ) : null}
@@ -269,7 +359,13 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
             onNodeDragStop={onNodeDragStop}
             onConnect={onConnect}
             onNodeClick={(_event, node) => setSelection({ kind: 'step', stepId: node.id })}
-            onEdgeClick={(_event, edge) => setSelection({ kind: 'step', stepId: edge.source })}
+            onEdgeClick={(_event, edge) =>
+              setSelection({
+                kind: 'step',
+                stepId: edge.source,
+                conditionId: (edge.data as { conditionId?: string } | undefined)?.conditionId,
+              })
+            }
             onPaneClick={() => setSelection(null)}
             deleteKeyCode={null}
             fitView
@@ -283,7 +379,14 @@ function Builder({ initial }: { initial: ChatFlow | null }) {
           {selection?.kind === 'settings' ? (
             <SettingsPanel flow={flow} options={options} onChange={edit} onClose={() => setSelection(null)} />
           ) : selectedStep ? (
-            <StepPanel flow={flow} step={selectedStep} options={options} onChange={edit} onClose={() => setSelection(null)} />
+            <StepPanel
+              flow={flow}
+              step={selectedStep}
+              options={options}
+              openConditionId={selection?.kind === 'step' ? selection.conditionId : undefined}
+              onChange={edit}
+              onClose={() => setSelection(null)}
+            />
           ) : (
             <p className="chatflow-hint">{t('chatFlows.builder.hint')}</p>
           )}

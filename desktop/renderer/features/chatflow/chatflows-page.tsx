@@ -88,7 +88,13 @@ export function ChatFlowsPage() {
         const flow = byId.get(row.id as number)!;
         return (
           <ButtonGroup variant="minimal">
-            <Button icon="edit" title={t('crud.edit')} aria-label={`${t('crud.edit')}: ${flow.name}`} onClick={() => navigate(builderPath(flow.id))} data-testid="chatflow-edit" />
+            <Button
+              icon="edit"
+              title={t('crud.edit')}
+              aria-label={`${t('crud.edit')}: ${flow.name}`}
+              onClick={() => navigate(builderPath(flow.id))}
+              data-testid="chatflow-edit"
+            />
             <Button
               icon="duplicate"
               title={t('chatFlows.duplicate')}
@@ -133,7 +139,10 @@ export function ChatFlowsPage() {
           onFile={async (file) => {
             const result = await importFlow(file);
             if ('error' in result && result.error) {
-              setIssues({ title: t('chatFlows.importRefused'), issues: issuesOfFailure(result.error, t('chatFlows.importFailed')) });
+              setIssues({
+                title: t('chatFlows.importRefused'),
+                issues: issuesOfFailure(result.error, t('chatFlows.importFailed')),
+              });
               return;
             }
             showToast(t('chatFlows.imported', { name: result.data.name }), 'success');
@@ -163,7 +172,13 @@ export function ChatFlowsPage() {
       <DataTable
         testId="chatflow-table"
         columns={columns}
-        rows={flows.map((f) => ({ id: f.id, name: f.name, description: f.description, active: f.active, updatedAt: f.updatedAt }))}
+        rows={flows.map((f) => ({
+          id: f.id,
+          name: f.name,
+          description: f.description,
+          active: f.active,
+          updatedAt: f.updatedAt,
+        }))}
         count={flows.length}
         pageNumber={1}
         pageSize={Math.max(flows.length, 1)}

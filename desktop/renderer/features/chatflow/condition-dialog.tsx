@@ -65,7 +65,15 @@ export function ConditionDialog({
           testId="condition-values"
         />
       )}
-      {kind === 'regex' && <TextField control={control} name="pattern" label={t('chatFlows.condition.pattern')} required testId="condition-pattern" />}
+      {kind === 'regex' && (
+        <TextField
+          control={control}
+          name="pattern"
+          label={t('chatFlows.condition.pattern')}
+          required
+          testId="condition-pattern"
+        />
+      )}
       {kind === 'businessHours' && (
         <SelectField
           control={control}
@@ -80,7 +88,14 @@ export function ConditionDialog({
       )}
       {kind === 'field' && (
         <>
-          <TextField control={control} name="field" label={t('chatFlows.condition.field')} required helperText={t('chatFlows.condition.fieldHelp')} testId="condition-field" />
+          <TextField
+            control={control}
+            name="field"
+            label={t('chatFlows.condition.field')}
+            required
+            helperText={t('chatFlows.condition.fieldHelp')}
+            testId="condition-field"
+          />
           <SelectField
             control={control}
             name="operator"
@@ -93,7 +108,13 @@ export function ConditionDialog({
           )}
         </>
       )}
-      <TargetFields control={control} name="target" label={t('chatFlows.condition.target')} options={options} testId="condition-target" />
+      <TargetFields
+        control={control}
+        name="target"
+        label={t('chatFlows.condition.target')}
+        options={options}
+        testId="condition-target"
+      />
     </FormDialog>
   );
 }

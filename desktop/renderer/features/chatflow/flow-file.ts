@@ -16,7 +16,8 @@ export const FLOW_FILE_MAX_BYTES = 2 * 1024 * 1024;
  * so the builder shows each problem with its path before anything is sent.
  */
 export function readFlowFile(text: string): FlowFileReading {
-  if (text.length > FLOW_FILE_MAX_BYTES) return { ok: false, issues: [{ path: 'arquivo', message: 'arquivo grande demais (máximo 2 MB)' }] };
+  if (text.length > FLOW_FILE_MAX_BYTES)
+    return { ok: false, issues: [{ path: 'arquivo', message: 'arquivo grande demais (máximo 2 MB)' }] };
   let json: unknown;
   try {
     json = JSON.parse(text);

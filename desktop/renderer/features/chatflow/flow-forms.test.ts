@@ -48,13 +48,19 @@ describe('builder forms read with the contract schemas', () => {
       { id: 'c6', type: 'field', field: 'var.status', operator: 'equals', value: 'pago', target: { type: 'close' } },
     ];
     for (const condition of all) expect(ConditionFormSchema.parse(conditionToValues(condition))).toEqual(condition);
-    const noQueue = { ...conditionToValues(null), type: 'any' as const, target: { ...conditionToValues(null).target, type: 'queue' as const } };
+    const noQueue = {
+      ...conditionToValues(null),
+      type: 'any' as const,
+      target: { ...conditionToValues(null).target, type: 'queue' as const },
+    };
     expect(paths(ConditionFormSchema.safeParse(noQueue))).toEqual(['target.queueId']);
     expect(paths(ConditionFormSchema.safeParse({ ...conditionToValues(null), type: 'any' }))).toEqual(['target']);
   });
 
   it('reads step overrides and flow settings (empty = the flow setting / none)', () => {
-    expect(StepFormSchema.parse({ name: 'A', waitsForAnswer: false, maxAttempts: '', noAnswerMinutes: '5', selfDistribution: '' })).toEqual({
+    expect(
+      StepFormSchema.parse({ name: 'A', waitsForAnswer: false, maxAttempts: '', noAnswerMinutes: '5', selfDistribution: '' }),
+    ).toEqual({
       name: 'A',
       waitsForAnswer: false,
       noAnswerMinutes: 5,

@@ -253,7 +253,12 @@ export interface SettingsValues {
   closeService: boolean;
 }
 
-export const SETTINGS_TARGETS = ['noAnswerTarget', 'maxAttemptsTarget', 'routeOnFirstInteraction', 'outsideBusinessHoursTarget'] as const;
+export const SETTINGS_TARGETS = [
+  'noAnswerTarget',
+  'maxAttemptsTarget',
+  'routeOnFirstInteraction',
+  'outsideBusinessHoursTarget',
+] as const;
 
 export function settingsToValues(settings: FlowSettings): SettingsValues {
   return {

@@ -30,7 +30,13 @@ describe('flow <-> nodes and edges', () => {
     const edges = flowToEdges(flow);
     // The starting "any -> close" and the queue target are not edges; the connection is.
     expect(edges).toEqual([
-      expect.objectContaining({ id: 'inicio::c2', source: 'inicio', target: 'etapa1', label: '*', data: { stepId: 'inicio', conditionId: 'c2' } }),
+      expect.objectContaining({
+        id: 'inicio::c2',
+        source: 'inicio',
+        target: 'etapa1',
+        label: '*',
+        data: { stepId: 'inicio', conditionId: 'c2' },
+      }),
     ]);
     expect(FlowDefinitionSchema.safeParse(flow).success).toBe(true);
   });

@@ -30,6 +30,7 @@ export interface ConditionEdge {
   source: string;
   target: string;
   label: string;
+  markerEnd: { type: 'arrowclosed' };
   data: ConditionEdgeData;
   selected?: boolean;
 }
@@ -39,20 +40,23 @@ export type Draft<T> = T extends unknown ? Omit<T, 'id'> & { id?: string } : nev
 
 export const edgeIdOf = (stepId: string, conditionId: string): string => `${stepId}::${conditionId}`;
 
-/** A short text of what a condition matches, for its edge and its row in the side panel. */
+const OPERATOR_SIGNS = { equals: '=', contains: '∋', empty: '= ∅', notEmpty: '≠ ∅' } as const;
+
+/** A short, language-neutral text of what a condition matches, for its edge and its row in the side panel. */
 export function conditionSummary(condition: Condition): string {
   switch (condition.type) {
     case 'keyword':
+      return condition.values.map((v) => `"${v}"`).join(', ');
     case 'option':
-      return `${condition.type === 'keyword' ? '≈' : '#'} ${condition.values.join(', ')}`;
+      return condition.values.map((v) => `#${v}`).join(', ');
     case 'regex':
       return `/${condition.pattern}/`;
     case 'any':
       return '*';
     case 'businessHours':
-      return condition.open ? '⏰ aberto' : '⏰ fechado';
+      return condition.open ? '⏰ ✓' : '⏰ ✗';
     case 'field':
-      return `${condition.field} ${condition.operator}${condition.value ? ` ${condition.value}` : ''}`;
+      return `${condition.field} ${OPERATOR_SIGNS[condition.operator]}${condition.value && (condition.operator === 'equals' || condition.operator === 'contains') ? ` ${condition.value}` : ''}`;
   }
 }
 
@@ -78,6 +82,7 @@ export function flowToEdges(flow: FlowDefinition, selectedEdgeId: string | null 
               source: step.id,
               target: condition.target.stepId,
               label: conditionSummary(condition),
+              markerEnd: { type: 'arrowclosed' as const },
               data: { stepId: step.id, conditionId: condition.id },
               selected: edgeIdOf(step.id, condition.id) === selectedEdgeId,
             },
@@ -100,7 +105,10 @@ const mapStep = (flow: FlowDefinition, stepId: string, change: (step: FlowStep) 
 
 /** A new step that waits for the answer, right of the right-most step unless a position is given. */
 export function addStep(flow: FlowDefinition, position?: { x: number; y: number }): { flow: FlowDefinition; stepId: string } {
-  const id = nextId('etapa', flow.steps.map((s) => s.id));
+  const id = nextId(
+    'etapa',
+    flow.steps.map((s) => s.id),
+  );
   const right = flow.steps.reduce((max, s) => Math.max(max, s.position.x), 0);
   const step: FlowStep = {
     id,
@@ -153,7 +161,10 @@ export function connectSteps(flow: FlowDefinition, sourceId: string, targetId: s
   if (!source || !flow.steps.some((s) => s.id === targetId)) return flow;
   if (source.conditions.some((c) => c.target.type === 'step' && c.target.stepId === targetId)) return flow;
   const condition: Condition = {
-    id: nextId('c', source.conditions.map((c) => c.id)),
+    id: nextId(
+      'c',
+      source.conditions.map((c) => c.id),
+    ),
     type: 'any',
     target: { type: 'step', stepId: targetId },
   };
@@ -166,7 +177,10 @@ export function saveCondition(flow: FlowDefinition, stepId: string, condition: D
     if (condition.id && step.conditions.some((c) => c.id === condition.id)) {
       return { ...step, conditions: step.conditions.map((c) => (c.id === condition.id ? (condition as Condition) : c)) };
     }
-    const id = nextId('c', step.conditions.map((c) => c.id));
+    const id = nextId(
+      'c',
+      step.conditions.map((c) => c.id),
+    );
     return { ...step, conditions: [...step.conditions, { ...condition, id } as Condition] };
   });
 }
@@ -176,16 +190,18 @@ export function removeCondition(flow: FlowDefinition, stepId: string, conditionI
 }
 
 /** Adds (no id yet) or replaces (same id) an interaction of a step. */
-export function saveInteraction(
-  flow: FlowDefinition,
-  stepId: string,
-  interaction: Draft<Interaction>,
-): FlowDefinition {
+export function saveInteraction(flow: FlowDefinition, stepId: string, interaction: Draft<Interaction>): FlowDefinition {
   return mapStep(flow, stepId, (step) => {
     if (interaction.id && step.interactions.some((i) => i.id === interaction.id)) {
-      return { ...step, interactions: step.interactions.map((i) => (i.id === interaction.id ? (interaction as Interaction) : i)) };
+      return {
+        ...step,
+        interactions: step.interactions.map((i) => (i.id === interaction.id ? (interaction as Interaction) : i)),
+      };
     }
-    const id = nextId('i', step.interactions.map((i) => i.id));
+    const id = nextId(
+      'i',
+      step.interactions.map((i) => i.id),
+    );
     return { ...step, interactions: [...step.interactions, { ...interaction, id } as Interaction] };
   });
 }

@@ -30,7 +30,13 @@ export function FlowImportButton({
   };
   return (
     <>
-      <Button icon="import" text={t('chatFlows.import')} loading={loading} onClick={() => input.current?.click()} data-testid={testId} />
+      <Button
+        icon="import"
+        text={t('chatFlows.import')}
+        loading={loading}
+        onClick={() => input.current?.click()}
+        data-testid={testId}
+      />
       <input
         ref={input}
         type="file"

@@ -33,12 +33,25 @@ export function useFlowOptions(flow: FlowDefinition, currentFlowId: number | nul
     () => ({
       steps: flow.steps.map((s) => ({ value: s.id, label: s.name })),
       queues: (queues.data ?? []).map(option),
-      users: [...(me.userId ? [{ id: me.userId, name: me.username ?? String(me.userId) }] : []), ...(users.data ?? [])].map(option),
+      users: [...(me.userId ? [{ id: me.userId, name: me.username ?? String(me.userId) }] : []), ...(users.data ?? [])].map(
+        option,
+      ),
       channels: (channels.data ?? []).map(option),
       tags: (tags.data ?? []).map(option),
       kanbans: (kanbans.data ?? []).map(option),
       flows: (flows.data ?? []).filter((f) => f.id !== currentFlowId).map(option),
     }),
-    [flow.steps, queues.data, users.data, channels.data, tags.data, kanbans.data, flows.data, me.userId, me.username, currentFlowId],
+    [
+      flow.steps,
+      queues.data,
+      users.data,
+      channels.data,
+      tags.data,
+      kanbans.data,
+      flows.data,
+      me.userId,
+      me.username,
+      currentFlowId,
+    ],
   );
 }

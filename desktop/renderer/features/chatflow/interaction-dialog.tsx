@@ -72,37 +72,91 @@ export function InteractionDialog({
         />
       )}
       {kind === 'flowBuilder' && (
-        <TextAreaField control={control} name="options" label={t('chatFlows.interaction.options')} required rows={4} helperText={t('chatFlows.interaction.optionsHelp')} testId="interaction-options" />
+        <TextAreaField
+          control={control}
+          name="options"
+          label={t('chatFlows.interaction.options')}
+          required
+          rows={4}
+          helperText={t('chatFlows.interaction.optionsHelp')}
+          testId="interaction-options"
+        />
       )}
       {(kind === 'media' || kind === 'webhook') && (
         <TextField control={control} name="url" label={t('chatFlows.interaction.url')} required testId="interaction-url" />
       )}
       {kind === 'media' && (
         <>
-          <TextField control={control} name="fileName" label={t('chatFlows.interaction.fileName')} testId="interaction-file-name" />
+          <TextField
+            control={control}
+            name="fileName"
+            label={t('chatFlows.interaction.fileName')}
+            testId="interaction-file-name"
+          />
           <TextField control={control} name="caption" label={t('chatFlows.interaction.caption')} testId="interaction-caption" />
         </>
       )}
       {kind === 'webhook' && (
-        <TextAreaField control={control} name="store" label={t('chatFlows.interaction.store')} rows={3} helperText={t('chatFlows.interaction.storeHelp')} testId="interaction-store" />
+        <TextAreaField
+          control={control}
+          name="store"
+          label={t('chatFlows.interaction.store')}
+          rows={3}
+          helperText={t('chatFlows.interaction.storeHelp')}
+          testId="interaction-store"
+        />
       )}
       {kind === 'generativeChat' && (
         <>
-          <TextAreaField control={control} name="prompt" label={t('chatFlows.interaction.prompt')} required rows={4} testId="interaction-prompt" />
+          <TextAreaField
+            control={control}
+            name="prompt"
+            label={t('chatFlows.interaction.prompt')}
+            required
+            rows={4}
+            testId="interaction-prompt"
+          />
           <TextField control={control} name="storeAs" label={t('chatFlows.interaction.storeAs')} testId="interaction-store-as" />
         </>
       )}
       {kind === 'delay' && (
-        <TextField control={control} name="seconds" label={t('chatFlows.interaction.seconds')} required testId="interaction-seconds" />
+        <TextField
+          control={control}
+          name="seconds"
+          label={t('chatFlows.interaction.seconds')}
+          required
+          testId="interaction-seconds"
+        />
       )}
       {kind === 'tag' && (
-        <SelectField control={control} name="tagId" label={t('chatFlows.interactionTypes.tag')} required options={[{ value: '', label: t('chatFlows.target.choose') }, ...options.tags]} testId="interaction-tag" />
+        <SelectField
+          control={control}
+          name="tagId"
+          label={t('chatFlows.interactionTypes.tag')}
+          required
+          options={[{ value: '', label: t('chatFlows.target.choose') }, ...options.tags]}
+          testId="interaction-tag"
+        />
       )}
       {kind === 'kanban' && (
-        <SelectField control={control} name="kanbanId" label={t('chatFlows.interactionTypes.kanban')} required options={[{ value: '', label: t('chatFlows.target.choose') }, ...options.kanbans]} testId="interaction-kanban" />
+        <SelectField
+          control={control}
+          name="kanbanId"
+          label={t('chatFlows.interactionTypes.kanban')}
+          required
+          options={[{ value: '', label: t('chatFlows.target.choose') }, ...options.kanbans]}
+          testId="interaction-kanban"
+        />
       )}
       {kind === 'startFlow' && (
-        <SelectField control={control} name="chatFlowId" label={t('chatFlows.interactionTypes.startFlow')} required options={[{ value: '', label: t('chatFlows.target.choose') }, ...options.flows]} testId="interaction-flow" />
+        <SelectField
+          control={control}
+          name="chatFlowId"
+          label={t('chatFlows.interactionTypes.startFlow')}
+          required
+          options={[{ value: '', label: t('chatFlows.target.choose') }, ...options.flows]}
+          testId="interaction-flow"
+        />
       )}
     </FormDialog>
   );

@@ -37,7 +37,13 @@ export function SettingsPanel({
     <div className="chatflow-panel" data-testid="settings-panel">
       <div className="chatflow-panel-title">
         <H5>{t('chatFlows.settings.title')}</H5>
-        <Button variant="minimal" icon="cross" aria-label={t('chatFlows.close')} onClick={onClose} data-testid="settings-panel-close" />
+        <Button
+          variant="minimal"
+          icon="cross"
+          aria-label={t('chatFlows.close')}
+          onClick={onClose}
+          data-testid="settings-panel-close"
+        />
       </div>
       <form
         onSubmit={(event) => {
@@ -46,14 +52,63 @@ export function SettingsPanel({
         }}
         noValidate
       >
-        <TextAreaField control={control} name="welcomeMessage" label={t('chatFlows.settings.welcomeMessage')} rows={2} testId="settings-welcome" />
-        <TextAreaField control={control} name="endMessage" label={t('chatFlows.settings.endMessage')} rows={2} testId="settings-end" />
-        <TextAreaField control={control} name="fallbackMessage" label={t('chatFlows.settings.fallbackMessage')} rows={2} testId="settings-fallback" />
-        <TextField control={control} name="startKeyword" label={t('chatFlows.settings.startKeyword')} helperText={t('chatFlows.settings.startKeywordHelp')} testId="settings-keyword" />
-        <TextField control={control} name="noAnswerMinutes" label={t('chatFlows.settings.noAnswerMinutes')} helperText={t('chatFlows.settings.noAnswerHelp')} testId="settings-no-answer" />
-        <TargetFields control={control} name="noAnswerTarget" label={t('chatFlows.settings.noAnswerTarget')} options={options} allowNone testId="settings-no-answer-target" />
-        <TextField control={control} name="maxAttempts" label={t('chatFlows.settings.maxAttempts')} testId="settings-max-attempts" />
-        <TargetFields control={control} name="maxAttemptsTarget" label={t('chatFlows.settings.maxAttemptsTarget')} options={options} allowNone testId="settings-max-attempts-target" />
+        <TextAreaField
+          control={control}
+          name="welcomeMessage"
+          label={t('chatFlows.settings.welcomeMessage')}
+          rows={2}
+          testId="settings-welcome"
+        />
+        <TextAreaField
+          control={control}
+          name="endMessage"
+          label={t('chatFlows.settings.endMessage')}
+          rows={2}
+          testId="settings-end"
+        />
+        <TextAreaField
+          control={control}
+          name="fallbackMessage"
+          label={t('chatFlows.settings.fallbackMessage')}
+          rows={2}
+          testId="settings-fallback"
+        />
+        <TextField
+          control={control}
+          name="startKeyword"
+          label={t('chatFlows.settings.startKeyword')}
+          helperText={t('chatFlows.settings.startKeywordHelp')}
+          testId="settings-keyword"
+        />
+        <TextField
+          control={control}
+          name="noAnswerMinutes"
+          label={t('chatFlows.settings.noAnswerMinutes')}
+          helperText={t('chatFlows.settings.noAnswerHelp')}
+          testId="settings-no-answer"
+        />
+        <TargetFields
+          control={control}
+          name="noAnswerTarget"
+          label={t('chatFlows.settings.noAnswerTarget')}
+          options={options}
+          allowNone
+          testId="settings-no-answer-target"
+        />
+        <TextField
+          control={control}
+          name="maxAttempts"
+          label={t('chatFlows.settings.maxAttempts')}
+          testId="settings-max-attempts"
+        />
+        <TargetFields
+          control={control}
+          name="maxAttemptsTarget"
+          label={t('chatFlows.settings.maxAttemptsTarget')}
+          options={options}
+          allowNone
+          testId="settings-max-attempts-target"
+        />
         <TargetFields
           control={control}
           name="routeOnFirstInteraction"

@@ -12,7 +12,11 @@ export function StepNodeView({ data, selected }: NodeProps & { data: StepNodeDat
   const { step, isStart } = data;
   const routes = step.conditions.filter((c) => c.target.type !== 'step').length;
   return (
-    <div className={`chatflow-node${selected ? ' is-selected' : ''}${isStart ? ' is-start' : ''}`} data-testid="flow-node" data-step-id={step.id}>
+    <div
+      className={`chatflow-node${selected ? ' is-selected' : ''}${isStart ? ' is-start' : ''}`}
+      data-testid="flow-node"
+      data-step-id={step.id}
+    >
       <Handle type="target" position={Position.Left} className="chatflow-handle" data-testid="flow-node-target" />
       <div className="chatflow-node-name">{step.name}</div>
       <div className="chatflow-node-tags">

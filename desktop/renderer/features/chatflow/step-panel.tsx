@@ -1,5 +1,12 @@
 import { Alert, Button, ButtonGroup, Card, Checkbox, H5, HTMLSelect, Tag } from '@blueprintjs/core';
-import { INTERACTION_TYPES, type Condition, type FlowDefinition, type FlowStep, type Interaction, type InteractionType } from '@shared/schemas/chatflow';
+import {
+  INTERACTION_TYPES,
+  type Condition,
+  type FlowDefinition,
+  type FlowStep,
+  type Interaction,
+  type InteractionType,
+} from '@shared/schemas/chatflow';
 import { useEffect, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -22,15 +29,12 @@ import {
 import { StepFormSchema, stepToValues, type StepValues } from './flow-forms';
 import type { FlowOptions } from './flow-options';
 
-type Pending =
-  | { kind: 'interaction'; item: Interaction }
-  | { kind: 'condition'; item: Condition }
-  | { kind: 'step' }
-  | null;
+type Pending = { kind: 'interaction'; item: Interaction } | { kind: 'condition'; item: Condition } | { kind: 'step' } | null;
 
 /** A one-line text of an interaction for the list. */
 function interactionText(interaction: Interaction, options: FlowOptions): string {
-  const name = (list: { value: string; label: string }[], id: number) => list.find((o) => o.value === String(id))?.label ?? `#${id}`;
+  const name = (list: { value: string; label: string }[], id: number) =>
+    list.find((o) => o.value === String(id))?.label ?? `#${id}`;
   switch (interaction.type) {
     case 'message':
     case 'flowBuilder':
@@ -61,12 +65,15 @@ export function StepPanel({
   flow,
   step,
   options,
+  openConditionId,
   onChange,
   onClose,
 }: {
   flow: FlowDefinition;
   step: FlowStep;
   options: FlowOptions;
+  /** A condition to open at once (its edge was clicked). */
+  openConditionId?: string;
   onChange(flow: FlowDefinition): void;
   onClose(): void;
 }) {
@@ -75,10 +82,15 @@ export function StepPanel({
   const [editingInteraction, setEditingInteraction] = useState<{ item: Interaction | null; type: InteractionType } | null>(null);
   const [editingCondition, setEditingCondition] = useState<{ item: Condition | null } | null>(null);
   const [pending, setPending] = useState<Pending>(null);
-  const form = useZodForm<StepValues, Pick<FlowStep, 'name' | 'waitsForAnswer' | 'maxAttempts' | 'noAnswerMinutes' | 'selfDistribution'>>(
-    StepFormSchema,
-    stepToValues(step),
-  );
+  const form = useZodForm<
+    StepValues,
+    Pick<FlowStep, 'name' | 'waitsForAnswer' | 'maxAttempts' | 'noAnswerMinutes' | 'selfDistribution'>
+  >(StepFormSchema, stepToValues(step));
+  useEffect(() => {
+    const condition = openConditionId ? step.conditions.find((c) => c.id === openConditionId) : undefined;
+    if (condition) setEditingCondition({ item: condition });
+    // Only a new click opens it again, not every edit of the step.
+  }, [openConditionId]);
   // Another step selected, or the definition changed under the form (undo): show what it holds now.
   useEffect(() => form.reset(stepToValues(step)), [step, form]);
 
@@ -110,9 +122,20 @@ export function StepPanel({
     <div className="chatflow-panel" data-testid="step-panel">
       <div className="chatflow-panel-title">
         <H5>
-          {t('chatFlows.step.title')} {isStart ? <Tag intent="success" minimal>{t('chatFlows.step.start')}</Tag> : null}
+          {t('chatFlows.step.title')}{' '}
+          {isStart ? (
+            <Tag intent="success" minimal>
+              {t('chatFlows.step.start')}
+            </Tag>
+          ) : null}
         </H5>
-        <Button variant="minimal" icon="cross" aria-label={t('chatFlows.close')} onClick={onClose} data-testid="step-panel-close" />
+        <Button
+          variant="minimal"
+          icon="cross"
+          aria-label={t('chatFlows.close')}
+          onClick={onClose}
+          data-testid="step-panel-close"
+        />
       </div>
       <form
         onSubmit={(event) => {
@@ -135,8 +158,20 @@ export function StepPanel({
           )}
         />
         <div className="chatflow-row">
-          <TextField control={form.control} name="maxAttempts" label={t('chatFlows.step.maxAttempts')} helperText={t('chatFlows.step.inherit')} testId="step-max-attempts" />
-          <TextField control={form.control} name="noAnswerMinutes" label={t('chatFlows.step.noAnswerMinutes')} helperText={t('chatFlows.step.inherit')} testId="step-no-answer" />
+          <TextField
+            control={form.control}
+            name="maxAttempts"
+            label={t('chatFlows.step.maxAttempts')}
+            helperText={t('chatFlows.step.inherit')}
+            testId="step-max-attempts"
+          />
+          <TextField
+            control={form.control}
+            name="noAnswerMinutes"
+            label={t('chatFlows.step.noAnswerMinutes')}
+            helperText={t('chatFlows.step.inherit')}
+            testId="step-no-answer"
+          />
         </div>
         <SelectField
           control={form.control}
@@ -153,7 +188,14 @@ export function StepPanel({
         {formSummaryMessage(form.formState, t) ? <p className="chatflow-error">{formSummaryMessage(form.formState, t)}</p> : null}
         <ButtonGroup>
           <Button type="submit" icon="tick" text={t('chatFlows.step.apply')} data-testid="step-apply" />
-          {!isStart && <Button icon="flag" text={t('chatFlows.step.makeStart')} onClick={() => onChange(setStartStep(flow, step.id))} data-testid="step-make-start" />}
+          {!isStart && (
+            <Button
+              icon="flag"
+              text={t('chatFlows.step.makeStart')}
+              onClick={() => onChange(setStartStep(flow, step.id))}
+              data-testid="step-make-start"
+            />
+          )}
           <Button
             icon="trash"
             intent="danger"
@@ -176,29 +218,54 @@ export function StepPanel({
                 {interactionText(interaction, options)}
               </span>
               <ButtonGroup variant="minimal">
-                <Button icon="arrow-up" disabled={index === 0} aria-label={t('chatFlows.moveUp')} onClick={() => onChange(moveInteraction(flow, step.id, interaction.id, -1))} />
+                <Button
+                  icon="arrow-up"
+                  disabled={index === 0}
+                  aria-label={t('chatFlows.moveUp')}
+                  onClick={() => onChange(moveInteraction(flow, step.id, interaction.id, -1))}
+                />
                 <Button
                   icon="arrow-down"
                   disabled={index === step.interactions.length - 1}
                   aria-label={t('chatFlows.moveDown')}
                   onClick={() => onChange(moveInteraction(flow, step.id, interaction.id, 1))}
                 />
-                <Button icon="edit" aria-label={t('crud.edit')} onClick={() => setEditingInteraction({ item: interaction, type: interaction.type })} data-testid="interaction-edit" />
-                <Button icon="trash" intent="danger" aria-label={t('crud.delete')} onClick={() => setPending({ kind: 'interaction', item: interaction })} data-testid="interaction-delete" />
+                <Button
+                  icon="edit"
+                  aria-label={t('crud.edit')}
+                  onClick={() => setEditingInteraction({ item: interaction, type: interaction.type })}
+                  data-testid="interaction-edit"
+                />
+                <Button
+                  icon="trash"
+                  intent="danger"
+                  aria-label={t('crud.delete')}
+                  onClick={() => setPending({ kind: 'interaction', item: interaction })}
+                  data-testid="interaction-delete"
+                />
               </ButtonGroup>
             </Card>
           </li>
         ))}
       </ol>
       <div className="chatflow-add">
-        <HTMLSelect value={newType} onChange={(e) => setNewType(e.currentTarget.value as InteractionType)} data-testid="interaction-new-type">
+        <HTMLSelect
+          value={newType}
+          onChange={(e) => setNewType(e.currentTarget.value as InteractionType)}
+          data-testid="interaction-new-type"
+        >
           {INTERACTION_TYPES.map((value) => (
             <option key={value} value={value}>
               {t(`chatFlows.interactionTypes.${value}`)}
             </option>
           ))}
         </HTMLSelect>
-        <Button icon="add" text={t('chatFlows.interaction.add')} onClick={() => setEditingInteraction({ item: null, type: newType })} data-testid="interaction-add" />
+        <Button
+          icon="add"
+          text={t('chatFlows.interaction.add')}
+          onClick={() => setEditingInteraction({ item: null, type: newType })}
+          data-testid="interaction-add"
+        />
       </div>
 
       <H5 className="chatflow-section">{t('chatFlows.step.conditions')}</H5>
@@ -211,14 +278,30 @@ export function StepPanel({
                 {conditionSummary(condition)} → {targetText(condition, flow, options, t)}
               </span>
               <ButtonGroup variant="minimal">
-                <Button icon="edit" aria-label={t('crud.edit')} onClick={() => setEditingCondition({ item: condition })} data-testid="condition-edit" />
-                <Button icon="trash" intent="danger" aria-label={t('crud.delete')} onClick={() => setPending({ kind: 'condition', item: condition })} data-testid="condition-delete" />
+                <Button
+                  icon="edit"
+                  aria-label={t('crud.edit')}
+                  onClick={() => setEditingCondition({ item: condition })}
+                  data-testid="condition-edit"
+                />
+                <Button
+                  icon="trash"
+                  intent="danger"
+                  aria-label={t('crud.delete')}
+                  onClick={() => setPending({ kind: 'condition', item: condition })}
+                  data-testid="condition-delete"
+                />
               </ButtonGroup>
             </Card>
           </li>
         ))}
       </ol>
-      <Button icon="add" text={t('chatFlows.condition.add')} onClick={() => setEditingCondition({ item: null })} data-testid="condition-add" />
+      <Button
+        icon="add"
+        text={t('chatFlows.condition.add')}
+        onClick={() => setEditingCondition({ item: null })}
+        data-testid="condition-add"
+      />
 
       {editingInteraction && (
         <InteractionDialog
@@ -264,7 +347,8 @@ export function StepPanel({
 /** Where a condition leads, named. */
 function targetText(condition: Condition, flow: FlowDefinition, options: FlowOptions, t: (key: string) => string): string {
   const target = condition.target;
-  const find = (list: { value: string; label: string }[], id: number | string) => list.find((o) => o.value === String(id))?.label ?? `#${id}`;
+  const find = (list: { value: string; label: string }[], id: number | string) =>
+    list.find((o) => o.value === String(id))?.label ?? `#${id}`;
   switch (target.type) {
     case 'step':
       return flow.steps.find((s) => s.id === target.stepId)?.name ?? `${t('chatFlows.target.missingStep')} ${target.stepId}`;

@@ -60,7 +60,12 @@ export function flowReferences(flow: FlowDefinition, base = 'flow'): FlowReferen
  * channel, tag, kanban column or flow that is not the tenant's: the engine would otherwise route
  * a ticket into another tenant's records. One query per kind of record the flow names.
  */
-export async function assertFlowReferencesOwned(db: Queryable, tenantId: number, flow: FlowDefinition, base = 'flow'): Promise<void> {
+export async function assertFlowReferencesOwned(
+  db: Queryable,
+  tenantId: number,
+  flow: FlowDefinition,
+  base = 'flow',
+): Promise<void> {
   const refs = flowReferences(flow, base);
   if (refs.length === 0) return;
   const missing: { path: string; message: string }[] = [];
@@ -69,7 +74,10 @@ export async function assertFlowReferencesOwned(db: Queryable, tenantId: number,
     if (ofKind.length === 0) continue;
     const { table, message } = REFERENCE_TABLES[kind];
     const ids = [...new Set(ofKind.map((r) => r.id))];
-    const rows: { id: number }[] = await db.query(`SELECT id FROM ${table} WHERE "tenantId" = $1 AND id = ANY($2::int[])`, [tenantId, ids]);
+    const rows: { id: number }[] = await db.query(`SELECT id FROM ${table} WHERE "tenantId" = $1 AND id = ANY($2::int[])`, [
+      tenantId,
+      ids,
+    ]);
     const owned = new Set(rows.map((r) => Number(r.id)));
     for (const ref of ofKind) if (!owned.has(ref.id)) missing.push({ path: ref.path, message });
   }

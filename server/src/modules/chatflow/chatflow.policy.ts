@@ -6,6 +6,10 @@ import { SUPERVISOR_PROFILES } from '../../core/policy';
  * read and manage the tenant's flows. Every profile may read the list of active flows only
  * (names, for the transfer dialog's select), never a definition.
  */
-export const chatFlowPolicy = catalogPolicy({ notFound: 'ERR_NO_CHATFLOW_FOUND', readers: SUPERVISOR_PROFILES, writers: SUPERVISOR_PROFILES });
+export const chatFlowPolicy = catalogPolicy({
+  notFound: 'ERR_NO_CHATFLOW_FOUND',
+  readers: SUPERVISOR_PROFILES,
+  writers: SUPERVISOR_PROFILES,
+});
 
 export const ACTIVE_FLOW_READERS = ALL_PROFILES;

@@ -78,7 +78,9 @@ export class ChatFlowService {
       );
       return rows.map(presentChatFlowSummary);
     }
-    const rows: ChatFlowRow[] = await db.query(`SELECT * FROM chat_flows WHERE "tenantId" = $1 ORDER BY lower(name), id`, [auth.tenantId]);
+    const rows: ChatFlowRow[] = await db.query(`SELECT * FROM chat_flows WHERE "tenantId" = $1 ORDER BY lower(name), id`, [
+      auth.tenantId,
+    ]);
     return rows.map(presentChatFlow);
   }
 
@@ -175,11 +177,16 @@ export class ChatFlowService {
   }
 
   /** Scoped to the caller's tenant: a missing row and another tenant's row are the same "not found". */
-  private async find(db: Pick<EntityManager, 'query'>, auth: AuthContext, id: number, forUpdate = false): Promise<ChatFlowRow | null> {
-    const rows: ChatFlowRow[] = await db.query(`SELECT * FROM chat_flows WHERE id = $1 AND "tenantId" = $2${forUpdate ? ' FOR UPDATE' : ''}`, [
-      id,
-      auth.tenantId,
-    ]);
+  private async find(
+    db: Pick<EntityManager, 'query'>,
+    auth: AuthContext,
+    id: number,
+    forUpdate = false,
+  ): Promise<ChatFlowRow | null> {
+    const rows: ChatFlowRow[] = await db.query(
+      `SELECT * FROM chat_flows WHERE id = $1 AND "tenantId" = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, auth.tenantId],
+    );
     return rows[0] ?? null;
   }
 

@@ -45,7 +45,12 @@ function unreachableFlow(): FlowDefinition {
   return flow;
 }
 
-const body = (fields: Record<string, unknown> = {}) => ({ name: 'Atendimento', description: 'Menu', flow: twoStepFlow(), ...fields });
+const body = (fields: Record<string, unknown> = {}) => ({
+  name: 'Atendimento',
+  description: 'Menu',
+  flow: twoStepFlow(),
+  ...fields,
+});
 
 async function createFlow(t: Tenant, fields: Record<string, unknown> = {}) {
   const res = await server.request('POST', '/chat-flow', { token: t.users.super.token, body: body(fields) });
@@ -54,7 +59,10 @@ async function createFlow(t: Tenant, fields: Record<string, unknown> = {}) {
 }
 
 async function lastEvent(tenantId: number) {
-  const rows = await server.deps.dataSource.query(`SELECT name, payload FROM domain_events WHERE "tenantId" = $1 ORDER BY seq DESC LIMIT 1`, [tenantId]);
+  const rows = await server.deps.dataSource.query(
+    `SELECT name, payload FROM domain_events WHERE "tenantId" = $1 ORDER BY seq DESC LIMIT 1`,
+    [tenantId],
+  );
   return rows[0] as { name: string; payload: any } | undefined;
 }
 
@@ -68,9 +76,18 @@ const paths = (res: { body: any }) => (res.body.fields ?? []).map((f: { path: st
 describe('POST /chat-flow', () => {
   it('creates a flow in the caller tenant (201), by its creator, with the summary event', async () => {
     const a = await server.createTenantWithUsers();
-    const res = await server.request('POST', '/chat-flow', { token: a.users.admin.token, body: body({ active: true, testNumber: '5511999990000' }) });
+    const res = await server.request('POST', '/chat-flow', {
+      token: a.users.admin.token,
+      body: body({ active: true, testNumber: '5511999990000' }),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ name: 'Atendimento', description: 'Menu', active: true, testNumber: '5511999990000', userId: a.users.admin.id });
+    expect(res.body).toMatchObject({
+      name: 'Atendimento',
+      description: 'Menu',
+      active: true,
+      testNumber: '5511999990000',
+      userId: a.users.admin.id,
+    });
     expect(res.body.flow.steps.map((s: { id: string }) => s.id)).toEqual(['inicio', 'fim']);
     // Defaults of the contract are filled in.
     expect(res.body.flow.settings.maxAttempts).toBe(3);
@@ -84,10 +101,16 @@ describe('POST /chat-flow', () => {
 
   it('keeps a draft with graph problems inactive, and refuses to activate it (400 ERR_CHATFLOW_INVALID with the problems)', async () => {
     const a = await server.createTenantWithUsers();
-    const draft = await server.request('POST', '/chat-flow', { token: a.users.super.token, body: body({ flow: unreachableFlow() }) });
+    const draft = await server.request('POST', '/chat-flow', {
+      token: a.users.super.token,
+      body: body({ flow: unreachableFlow() }),
+    });
     expect(draft.status).toBe(201);
     expect(draft.body.active).toBe(false);
-    const active = await server.request('POST', '/chat-flow', { token: a.users.super.token, body: body({ flow: unreachableFlow(), active: true }) });
+    const active = await server.request('POST', '/chat-flow', {
+      token: a.users.super.token,
+      body: body({ flow: unreachableFlow(), active: true }),
+    });
     expect(active.status).toBe(400);
     expect(active.body.error).toBe('ERR_CHATFLOW_INVALID');
     expect(active.body.problems).toEqual([expect.objectContaining({ code: 'UNREACHABLE_STEP', stepId: 'solta' })]);
@@ -106,7 +129,10 @@ describe('POST /chat-flow', () => {
     expect(loop.body.problems.map((p: { code: string }) => p.code)).toContain('LOOP_WITHOUT_WAIT');
     const missing = twoStepFlow();
     missing.steps[1].conditions = [{ id: 'c2', type: 'any', target: { type: 'step', stepId: 'nada' } }];
-    const res = await server.request('POST', '/chat-flow', { token: a.users.super.token, body: body({ flow: missing, active: true }) });
+    const res = await server.request('POST', '/chat-flow', {
+      token: a.users.super.token,
+      body: body({ flow: missing, active: true }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.problems.map((p: { code: string }) => p.code)).toEqual(['MISSING_TARGET']);
   });
@@ -233,7 +259,10 @@ describe('PUT /chat-flow/:chatFlowId', () => {
     const created = await createFlow(a);
     const flow = twoStepFlow();
     flow.settings.welcomeMessage = 'Bem-vindo';
-    const res = await server.request('PUT', `/chat-flow/${created.id}`, { token: a.users.super.token, body: { name: 'Vendas', active: true, flow } });
+    const res = await server.request('PUT', `/chat-flow/${created.id}`, {
+      token: a.users.super.token,
+      body: { name: 'Vendas', active: true, flow },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, name: 'Vendas', description: 'Menu', active: true });
     expect(res.body.flow.settings.welcomeMessage).toBe('Bem-vindo');
@@ -253,7 +282,10 @@ describe('PUT /chat-flow/:chatFlowId', () => {
     expect(on.body.error).toBe('ERR_CHATFLOW_INVALID');
     expect(on.body.problems[0].code).toBe('UNREACHABLE_STEP');
     const live = await createFlow(a, { active: true });
-    const broken = await server.request('PUT', `/chat-flow/${live.id}`, { token: a.users.super.token, body: { flow: unreachableFlow() } });
+    const broken = await server.request('PUT', `/chat-flow/${live.id}`, {
+      token: a.users.super.token,
+      body: { flow: unreachableFlow() },
+    });
     expect(broken.status).toBe(400);
     const [row] = await server.deps.dataSource.query(`SELECT flow FROM chat_flows WHERE id = $1`, [live.id]);
     expect(row.flow.steps).toHaveLength(2);
@@ -273,7 +305,10 @@ describe('PUT /chat-flow/:chatFlowId', () => {
     expect(after).toEqual(before);
     const empty = await server.request('PUT', `/chat-flow/${flow.id}`, { token: a.users.admin.token, body: {} });
     expect(empty.status).toBe(400);
-    const malformed = await server.request('PUT', `/chat-flow/${flow.id}`, { token: a.users.admin.token, body: { active: 'sim' } });
+    const malformed = await server.request('PUT', `/chat-flow/${flow.id}`, {
+      token: a.users.admin.token,
+      body: { active: 'sim' },
+    });
     expect(malformed.status).toBe(400);
     expect(paths(malformed)).toContain('active');
     expect((await server.request('PUT', `/chat-flow/x`, { token: a.users.admin.token, body: { name: 'X' } })).status).toBe(400);
@@ -285,18 +320,23 @@ describe('DELETE /chat-flow/:chatFlowId', () => {
     const a = await server.createTenantWithUsers();
     const flow = await createFlow(a, { active: true });
     const ds = server.deps.dataSource;
-    const [contact] = await ds.query(`INSERT INTO contacts ("tenantId", name, number) VALUES ($1, 'Ana', '5511988887777') RETURNING id`, [a.tenant.id]);
-    const [ticket] = await ds.query(`INSERT INTO tickets ("tenantId", "contactId", status, "chatFlowId") VALUES ($1, $2, 'pending', $3) RETURNING id`, [
-      a.tenant.id,
-      contact.id,
-      flow.id,
-    ]);
+    const [contact] = await ds.query(
+      `INSERT INTO contacts ("tenantId", name, number) VALUES ($1, 'Ana', '5511988887777') RETURNING id`,
+      [a.tenant.id],
+    );
+    const [ticket] = await ds.query(
+      `INSERT INTO tickets ("tenantId", "contactId", status, "chatFlowId") VALUES ($1, $2, 'pending', $3) RETURNING id`,
+      [a.tenant.id, contact.id, flow.id],
+    );
     const res = await server.request('DELETE', `/chat-flow/${flow.id}`, { token: a.users.super.token });
     expect(res.status).toBe(204);
     expect(await countFlows(a.tenant.id)).toBe(0);
     const [after] = await ds.query(`SELECT "chatFlowId" FROM tickets WHERE id = $1`, [ticket.id]);
     expect(after.chatFlowId).toBeNull();
-    expect(await lastEvent(a.tenant.id)).toEqual({ name: SOCKET_EVENTS.chatFlowDelete, payload: { action: 'delete', id: flow.id } });
+    expect(await lastEvent(a.tenant.id)).toEqual({
+      name: SOCKET_EVENTS.chatFlowDelete,
+      payload: { action: 'delete', id: flow.id },
+    });
   });
 
   it('refuses to delete a flow another flow starts (409 ERR_CHATFLOW_IN_USE naming it)', async () => {
@@ -316,7 +356,9 @@ describe('DELETE /chat-flow/:chatFlowId', () => {
     const a = await server.createTenantWithUsers();
     const b = await server.createTenantWithUsers();
     const flow = await createFlow(a);
-    expect((await server.request('DELETE', `/chat-flow/${flow.id}`, { token: b.users.admin.token })).body.error).toBe('ERR_NO_CHATFLOW_FOUND');
+    expect((await server.request('DELETE', `/chat-flow/${flow.id}`, { token: b.users.admin.token })).body.error).toBe(
+      'ERR_NO_CHATFLOW_FOUND',
+    );
     expect((await server.request('DELETE', `/chat-flow/${flow.id}`, { token: a.users.user.token })).status).toBe(403);
     expect((await server.request('DELETE', `/chat-flow/1e3`, { token: a.users.admin.token })).status).toBe(400);
     expect(await countFlows(a.tenant.id)).toBe(1);
@@ -373,15 +415,24 @@ describe('export and import', () => {
     const flow = twoStepFlow() as any;
     flow.steps[1].name = '';
     flow.steps[0].conditions[0] = { id: 'c1', type: 'regex', pattern: '(', target: { type: 'close' } };
-    const res = await server.request('POST', '/chat-flow/import', { token: a.users.admin.token, body: { kind: 'chatflow', name: 'X', flow } });
+    const res = await server.request('POST', '/chat-flow/import', {
+      token: a.users.admin.token,
+      body: { kind: 'chatflow', name: 'X', flow },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
     expect(paths(res)).toEqual(expect.arrayContaining(['flow.steps.1.name', 'flow.steps.0.conditions.0.pattern']));
     expect(res.body.message).toContain('flow.steps.1.name');
-    const notFlow = await server.request('POST', '/chat-flow/import', { token: a.users.admin.token, body: { name: 'X', steps: [] } });
+    const notFlow = await server.request('POST', '/chat-flow/import', {
+      token: a.users.admin.token,
+      body: { name: 'X', steps: [] },
+    });
     expect(notFlow.status).toBe(400);
     expect(paths(notFlow)).toEqual(expect.arrayContaining(['kind', 'flow', 'steps']));
-    const agent = await server.request('POST', '/chat-flow/import', { token: a.users.user.token, body: { kind: 'chatflow', name: 'X', flow: twoStepFlow() } });
+    const agent = await server.request('POST', '/chat-flow/import', {
+      token: a.users.user.token,
+      body: { kind: 'chatflow', name: 'X', flow: twoStepFlow() },
+    });
     expect(agent.status).toBe(403);
     expect(await countFlows(a.tenant.id)).toBe(0);
   });
