@@ -18,6 +18,7 @@ import type { Emit } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import { MESSAGE_MEDIA_FOLDER, mediaTypeOf, tenantMediaRoot } from '../messages/message-media';
 import { loadTicket } from '../messages/message-ticket';
+import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
 import { pickQueueUser } from '../queues/auto-distribution';
 import { BOT_RESUME_KEY, type BotResume } from '../tickets/ticket-bot';
@@ -107,6 +108,7 @@ interface Facts {
   isGroup: boolean;
   botActive: boolean;
   chatFlowId: number | null;
+  protocol: string;
   channelFlowId: number | null;
   blockChatbot: boolean;
   contact: ContactFields;
@@ -323,11 +325,13 @@ export class ChatflowEngine {
         }
         resume = { stepId: target.stepId, index: 0 };
       }
-      const [u] = (await tx.query(
-        `UPDATE ticket_bot_states SET "stepId" = $2, variables = variables || $3::jsonb, "dueAt" = $4, "updatedAt" = clock_timestamp()
-          WHERE "ticketId" = $1 RETURNING "updatedAt"::text AS version`,
-        [ticketId, resume.stepId, JSON.stringify({ [BOT_RESUME_KEY]: resume }), lease],
-      )) as { version: string }[];
+      const [u] = returnedRows<{ version: string }>(
+        await tx.query(
+          `UPDATE ticket_bot_states SET "stepId" = $2, variables = variables || $3::jsonb, "dueAt" = $4, "updatedAt" = clock_timestamp()
+            WHERE "ticketId" = $1 RETURNING "updatedAt"::text AS version`,
+          [ticketId, resume.stepId, JSON.stringify({ [BOT_RESUME_KEY]: resume }), lease],
+        ),
+      );
       return { kind: 'resume' as const, tenantId: t.tenantId, version: u.version };
     });
     if (messageIds.length > 0) await this.afterCommit(ticketId, messageIds);
@@ -348,7 +352,7 @@ export class ChatflowEngine {
   private async loadFacts(tenantId: number, ticketId: number): Promise<Facts | null> {
     const [row] = (await this.deps.dataSource.query(
       `SELECT t.id AS "ticketId", t."tenantId", t."contactId", t."whatsappId", t."userId", t.status, t."isGroup",
-              t."botActive", t."chatFlowId", ch."chatFlowId" AS "channelFlowId",
+              t."botActive", t."chatFlowId", t.protocol, ch."chatFlowId" AS "channelFlowId",
               c.name, c.number, c.email, c."cpfCnpj", c."firstName", c."lastName", c."businessName", c."blockChatbot",
               tn."businessHours",
               (SELECT s.value FROM settings s WHERE s."tenantId" = t."tenantId" AND s.key = 'timeZone') AS "timeZone",
@@ -374,6 +378,7 @@ export class ChatflowEngine {
       isGroup: row.isGroup,
       botActive: row.botActive,
       chatFlowId: row.chatFlowId,
+      protocol: row.protocol ?? '',
       channelFlowId: row.channelFlowId,
       blockChatbot: row.blockChatbot,
       contact: {
@@ -586,7 +591,22 @@ export class ChatflowEngine {
 
   /** The flow's variables now; the message variables ({{name}} ...) are filled when written. */
   private flowText(ctx: RunContext, text: string): string {
-    return renderFlowVariables(text, { number: ctx.facts.contact.number, ticketId: ctx.facts.ticketId, variables: ctx.variables });
+    const c = ctx.facts.contact;
+    const known: Record<string, string> = {
+      name: c.name,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: c.email,
+      phoneNumber: c.number,
+      businessName: c.businessName,
+      protocol: ctx.facts.protocol,
+    };
+    // The contact's variables now (a prompt or a URL never reaches renderForTicket); the others
+    // ({{greeting}}, {{kanban}} ...) are filled when the message is written.
+    return renderFlowVariables(text, { number: c.number, ticketId: ctx.facts.ticketId, variables: ctx.variables }).replace(
+      /\{\{\s*([A-Za-z]+)\s*\}\}/g,
+      (token, name: string) => (name in known ? known[name] : token),
+    );
   }
 
   // ---------- interactions with outside calls (no transaction held) ----------
@@ -754,8 +774,8 @@ export class ChatflowEngine {
         lastText = caption || effect.fileName;
       } else if (effect.kind === 'tag') {
         await tx.query(
-          `INSERT INTO contact_tags ("contactId", "tagId")
-           SELECT $1, t.id FROM tags t WHERE t.id = $2 AND t."tenantId" = $3
+          `INSERT INTO contact_tags ("tenantId", "contactId", "tagId")
+           SELECT t."tenantId", $1, t.id FROM tags t WHERE t.id = $2 AND t."tenantId" = $3
            ON CONFLICT DO NOTHING`,
           [current.contactId, effect.tagId, current.tenantId],
         );
