@@ -206,3 +206,209 @@ describe('interactions', () => {
     await c.check?.({ ticket: await ticketOf(server, w.tenant.id, number), tagId: tag.id, kanbanId: kanban.id, number });
   });
 });
+
+describe('conditions route the answer', () => {
+  let w: FlowWorld;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+    await server.deps.dataSource.query(`UPDATE contacts SET email = 'vip@example.com' WHERE "tenantId" = $1`, [w.tenant.id]);
+  });
+
+  // Each row: a condition on the start step (routing to 'hit'), the answer, whether it matches.
+  const rows: [string, Record<string, unknown>, string, boolean][] = [
+    ['keyword, accents and case ignored', { type: 'keyword', values: ['orçamento'] }, 'Quero um ORCAMENTO', true],
+    ['keyword is a whole word', { type: 'keyword', values: ['oi'] }, 'boi', false],
+    ['option by number', { type: 'option', values: ['2'] }, '2', true],
+    ['option by the menu text', { type: 'option', values: ['2'] }, 'suporte', true],
+    ['regex', { type: 'regex', pattern: '^\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}$' }, '123.456.789-09', true],
+    ['regex not matching', { type: 'regex', pattern: '^\\d+$' }, 'abc', false],
+    ['any', { type: 'any' }, 'qualquer coisa', true],
+    ['business hours (none configured: open)', { type: 'businessHours', open: true }, 'x', true],
+    ['business hours closed does not match when open', { type: 'businessHours', open: false }, 'x', false],
+    ['contact field', { type: 'field', field: 'firstName', operator: 'equals', value: 'maria' }, 'x', true],
+    ['contact field not empty', { type: 'field', field: 'cpf', operator: 'notEmpty' }, 'x', false],
+    ['variable', { type: 'field', field: 'var.plan', operator: 'empty' }, 'x', true],
+  ];
+
+  it.each(rows)('%s', async (_name, condition, answer, matches) => {
+    const flow = await insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: { fallbackMessage: 'inválido', maxAttempts: 5 },
+      steps: [
+        step('a', [{ type: 'flowBuilder', text: 'Menu', options: ['Vendas', 'Suporte'] }], [{ ...condition, target: toStep('hit') }]),
+        step('hit', [{ type: 'message', text: 'acertou' }]),
+      ],
+    });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await waitTexts(graph, number, 1);
+    await say(server, graph, w.channel, number, answer);
+    expect((await waitTexts(graph, number, 2))[1]).toBe(matches ? 'acertou' : 'inválido');
+  });
+});
+
+describe('routing targets', () => {
+  let w: FlowWorld;
+  let queue: number;
+  let second: number;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+    [{ id: queue }] = await server.deps.dataSource.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Vendas', '#00ff00') RETURNING id`, [w.tenant.id]);
+    [{ id: second }] = await server.deps.dataSource.query(
+      `INSERT INTO channels ("tenantId", name, type, status) VALUES ($1, 'Telegram', 'telegram', 'CONNECTED') RETURNING id`,
+      [w.tenant.id],
+    );
+  });
+
+  const cases: { name: string; target: () => Record<string, unknown>; settings?: Record<string, unknown>; expect: () => Record<string, unknown>; texts: string[] }[] = [
+    { name: 'queue (no distribution): pending in the queue', target: () => ({ type: 'queue', queueId: queue }), expect: () => ({ queueId: queue, userId: null, status: 'pending' }), texts: [] },
+    { name: 'user: open for that agent', target: () => ({ type: 'user', userId: w.users.user.id }), expect: () => ({ userId: w.users.user.id, status: 'open' }), texts: [] },
+    {
+      name: 'close: end message, ticket closed',
+      target: () => ({ type: 'close' }),
+      settings: { endMessage: 'Até mais, {{firstName}}!' },
+      expect: () => ({ status: 'closed', closeReason: 'chatbot' }),
+      texts: ['Até mais, Maria!'],
+    },
+    {
+      name: 'close without closing the service: end message, pending without the bot',
+      target: () => ({ type: 'close' }),
+      settings: { endMessage: 'Tchau', closeService: false },
+      expect: () => ({ status: 'pending', userId: null }),
+      texts: ['Tchau'],
+    },
+    { name: 'channel: the ticket moves to another channel of the tenant', target: () => ({ type: 'channel', channelId: second }), expect: () => ({ whatsappId: second, channel: 'telegram' }), texts: [] },
+  ];
+
+  it.each(cases)('$name', async (c) => {
+    const flow = await insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: c.settings ?? {},
+      steps: [step('a', [{ type: 'message', text: 'olá' }], [{ type: 'any', target: c.target() }])],
+    });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await waitTexts(graph, number, 1);
+    await say(server, graph, w.channel, number, 'ok');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(ticket).toMatchObject({ botActive: false, ...c.expect() });
+    expect(await botState(server, ticket.id)).toBeNull();
+    if (c.texts.length) expect((await waitTexts(graph, number, 1 + c.texts.length)).slice(1)).toEqual(c.texts);
+    const logs = await server.deps.dataSource.query(`SELECT type, data FROM ticket_logs WHERE "ticketId" = $1 ORDER BY id`, [ticket.id]);
+    expect(logs.map((l: { type: string }) => l.type)).toEqual(['create', 'chatbotStart', 'chatbotRoute']);
+  });
+});
+
+describe('attempts, inactivity, takeover and who the bot skips', () => {
+  let w: FlowWorld;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+  });
+
+  const menuFlow = (settings: Record<string, unknown> = {}) =>
+    insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: { fallbackMessage: 'Opção inválida', ...settings },
+      steps: [
+        step('a', [{ type: 'flowBuilder', text: 'Menu', options: ['Sim'] }], [{ type: 'option', values: ['1'], target: toStep('b') }]),
+        step('b', [{ type: 'message', text: 'ok' }]),
+      ],
+    });
+
+  it('after max attempts the ticket goes to maxAttemptsTarget', async () => {
+    const [{ id: queue }] = await server.deps.dataSource.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Humano', '#0000ff') RETURNING id`, [w.tenant.id]);
+    const flow = await menuFlow({ maxAttempts: 3, maxAttemptsTarget: { type: 'queue', queueId: queue } });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await say(server, graph, w.channel, number, 'x');
+    await say(server, graph, w.channel, number, 'y');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(await botState(server, ticket.id)).toMatchObject({ attempts: 2 });
+    await say(server, graph, w.channel, number, 'z');
+    expect(await waitTexts(graph, number, 3)).toEqual(['Menu\n\n1 - Sim', 'Opção inválida', 'Opção inválida']);
+    expect(await ticketOf(server, w.tenant.id, number)).toMatchObject({ botActive: false, queueId: queue, status: 'pending' });
+    expect(await botState(server, ticket.id)).toBeNull();
+  });
+
+  it('inactivity: the sweep routes an idle ticket to noAnswerTarget exactly once (default close)', async () => {
+    const flow = await menuFlow({ noAnswerMinutes: 10, endMessage: 'Encerrado por falta de resposta' });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    const state = await botState(server, ticket.id);
+    expect(new Date(state.dueAt).getTime() - new Date(state.updatedAt).getTime()).toBeGreaterThan(9.9 * 60_000);
+    await server.deps.periodic.runNow(CHATBOT_SWEEP_JOB);
+    expect(await botState(server, ticket.id)).not.toBeNull();
+    clock.advance(11 * 60_000);
+    try {
+      // Two sweeps at once (two processes): one routes, the other finds nothing.
+      const { chatflowEngineOf } = await import('./chatflow-wiring');
+      const engine = chatflowEngineOf(server.deps);
+      await Promise.all([engine.sweep(), engine.sweep(), server.deps.periodic.runNow(CHATBOT_SWEEP_JOB)]);
+    } finally {
+      clock.advance(-11 * 60_000);
+    }
+    expect(await ticketOf(server, w.tenant.id, number)).toMatchObject({ status: 'closed', closeReason: 'chatbot', botActive: false });
+    expect(await waitTexts(graph, number, 2)).toEqual(['Menu\n\n1 - Sim', 'Encerrado por falta de resposta']);
+    const routes = await server.deps.dataSource.query(`SELECT data FROM ticket_logs WHERE "ticketId" = $1 AND type = 'chatbotRoute'`, [ticket.id]);
+    expect(routes).toHaveLength(1);
+    expect(routes[0].data).toMatchObject({ reason: 'noAnswer' });
+  });
+
+  it('an agent who takes the ticket stops the bot', async () => {
+    const flow = await menuFlow();
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(await botState(server, ticket.id)).not.toBeNull();
+    const res = await server.request('PUT', `/tickets/${ticket.id}`, { token: w.users.admin.token, body: { status: 'open' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ botActive: false, userId: w.users.admin.id });
+    expect(await botState(server, ticket.id)).toBeNull();
+    await say(server, graph, w.channel, number, '1');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(textsTo(graph, number)).toEqual(['Menu\n\n1 - Sim']);
+  });
+
+  it('contacts with block chatbot, and first messages without the start keyword, are skipped', async () => {
+    const flow = await insertFlow(server, w.tenant.id, { startStepId: 'a', steps: [step('a', [{ type: 'message', text: 'bot' }])] });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const blocked = newNumber();
+    await server.deps.dataSource.query(`INSERT INTO contacts ("tenantId", name, number, "blockChatbot") VALUES ($1, 'Sem bot', $2, true)`, [w.tenant.id, blocked]);
+    await say(server, graph, w.channel, blocked, 'oi');
+    const keywordFlow = await insertFlow(server, w.tenant.id, { startStepId: 'a', settings: { startKeyword: 'atendimento' }, steps: [step('a', [{ type: 'message', text: 'bot' }])] });
+    await useFlowOnChannel(server, w.channel, keywordFlow.id);
+    const plain = newNumber();
+    await say(server, graph, w.channel, plain, 'oi');
+    const asked = newNumber();
+    await say(server, graph, w.channel, asked, 'Quero ATENDIMENTO');
+    await waitTexts(graph, asked, 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(textsTo(graph, blocked)).toEqual([]);
+    expect(textsTo(graph, plain)).toEqual([]);
+    expect((await ticketOf(server, w.tenant.id, blocked)).botActive).toBe(false);
+    await useFlowOnChannel(server, w.channel, null);
+  });
+
+  it('a bot send that fails does not lose the customer\'s message', async () => {
+    const flow = await insertFlow(server, w.tenant.id, { startStepId: 'a', steps: [step('a', [{ type: 'message', text: 'bot' }])] });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    graph.failNext({ status: 400, body: { error: { message: 'Recipient not allowed', code: 131030 } } }, { path: '/messages' });
+    await say(server, graph, w.channel, number, 'mensagem importante');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    await waitFor(async () => {
+      const rows = await server.deps.dataSource.query(`SELECT status FROM messages WHERE "ticketId" = $1 AND "fromMe"`, [ticket.id]);
+      return rows[0]?.status === 'failed';
+    }, 'bot message failed');
+    const inbound = await server.deps.dataSource.query(`SELECT body, status FROM messages WHERE "ticketId" = $1 AND NOT "fromMe"`, [ticket.id]);
+    expect(inbound).toEqual([{ body: 'mensagem importante', status: 'received' }]);
+    expect(await botState(server, ticket.id)).toMatchObject({ stepId: 'a' });
+    await useFlowOnChannel(server, w.channel, null);
+  });
+});
