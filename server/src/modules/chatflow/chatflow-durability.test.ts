@@ -44,7 +44,7 @@ describe('restart in the middle of a flow', () => {
     const graph = await new FakeGraphApi().start();
     graphs.push(graph);
     const db = await isolatedDatabase();
-    const env = db.url ? {} : { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atende-chatflow-')) };
+    const env: Record<string, string> = db.url ? {} : { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atende-chatflow-')) };
     const opts = db.url ? {} : { inMemoryDatabase: false };
     const { server: first } = await startChatflowServer(opts, env, { graph, db });
     const w = await flowWorld(first, graph);
