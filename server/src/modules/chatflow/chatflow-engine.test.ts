@@ -399,7 +399,7 @@ describe('attempts, inactivity, takeover and who the bot skips', () => {
     const flow = await insertFlow(server, w.tenant.id, { startStepId: 'a', steps: [step('a', [{ type: 'message', text: 'bot' }])] });
     await useFlowOnChannel(server, w.channel, flow.id);
     const number = newNumber();
-    graph.failNext({ status: 400, body: { error: { message: 'Recipient not allowed', code: 131030 } } }, { path: '/messages' });
+    graph.failNext({ status: 400, error: { message: 'Recipient not allowed', code: 131030 } }, { path: '/messages' });
     await say(server, graph, w.channel, number, 'mensagem importante');
     const ticket = await ticketOf(server, w.tenant.id, number);
     await waitFor(async () => {
