@@ -6,6 +6,7 @@ import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { Emit } from '../../realtime/domain-events';
+import { deleteBotState } from './ticket-bot';
 import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
 
@@ -115,6 +116,16 @@ export async function applyTicketChange(
   set: TicketSet,
   log: TicketLogEntry | null,
 ): Promise<TicketRow> {
+  // An agent taking the ticket (start, assign, transfer to a user), or the ticket leaving the
+  // active states, stops the chatbot: its state row goes and botActive turns off.
+  if (current.botActive) {
+    const userId = 'userId' in set ? set.userId : current.userId;
+    const status = ('status' in set ? set.status : current.status) as string;
+    if (userId !== null || (status !== 'open' && status !== 'pending') || set.botActive === false) {
+      set = { ...set, botActive: false };
+      await deleteBotState(tx, current.id);
+    }
+  }
   const columns = Object.keys(set) as TicketColumn[];
   if (columns.length > 0) {
     const assignments = columns.map((c, i) => `"${c}" = $${i + 2}`);
