@@ -110,6 +110,9 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     // The first save of a new flow keeps the editor (and what can be undone).
     await expect(page.getByTestId('builder-undo')).toBeEnabled();
     await page.screenshot({ path: `${ARTIFACTS}/chatflow-builder.png` });
+    // "Testar" asks the engine to run the saved flow for the test number; whatever it answers is said in the builder.
+    await page.getByTestId('builder-test').click();
+    await expect(page.getByTestId('builder-test-outcome')).not.toBeEmpty();
 
     // Export: the file is the flow as built.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('builder-export').click()]);

@@ -3,6 +3,7 @@ import type {
   ChatFlow,
   ChatFlowExport,
   ChatFlowSummary,
+  ChatFlowTestResult,
   CreateChatFlowInput,
   UpdateChatFlowInput,
 } from '@shared/schemas/chatflow';
@@ -62,9 +63,9 @@ export const chatFlowApi = baseApi.injectEndpoints({
         return { data: { fileName } };
       },
     }),
-    /** The engine's test run (POST /chat-flow/:id/test): the stored flow against its test number. */
-    testChatFlow: build.mutation<unknown, number>({
-      query: (id) => ({ url: `/chat-flow/${id}/test`, method: 'POST' }),
+    /** The engine's test run (POST /chat-flow/:id/test): the stored flow for its test number on the default connection. */
+    testChatFlow: build.mutation<ChatFlowTestResult, number>({
+      query: (id) => ({ url: `/chat-flow/${id}/test`, method: 'POST', body: {} }),
     }),
   }),
 });
