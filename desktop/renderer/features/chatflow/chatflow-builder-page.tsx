@@ -204,7 +204,10 @@ function Builder({ initial, onCreated }: { initial: ChatFlow | null; onCreated(i
       });
       return;
     }
-    setTestOutcome({ ok: true, text: t('chatFlows.builder.testStarted', { number: meta.testNumber, ticketId: result.data.ticketId }) });
+    setTestOutcome({
+      ok: true,
+      text: t('chatFlows.builder.testStarted', { number: meta.testNumber, ticketId: result.data.ticketId }),
+    });
   };
 
   const onNodesChange = useCallback(
