@@ -29,6 +29,18 @@ async function connect(page: Page, from: string, to: string) {
 
 const node = (page: Page, stepId: string): Locator => page.locator(`.react-flow__node[data-id="${stepId}"]`);
 
+/** Records Content-Security-Policy violations from the first script on (as csp.spec.ts does). */
+async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const list: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = list;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      list.push(`${event.effectiveDirective} blocked ${event.blockedURI}`),
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
+}
+
 async function confirmDelete(page: Page, text: string | RegExp) {
   await expect(page.getByTestId('confirm-delete-text')).toContainText(text);
   await page.locator('.bp6-alert').getByRole('button', { name: 'Excluir' }).click();
@@ -43,6 +55,7 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     page,
   }) => {
     const name = `Atendimento E2E ${suffix()}`;
+    const cspViolations = await watchCsp(page);
     await page.goto('/#/chat-flow');
     await expect(page.getByTestId('page-chatFlow')).toBeVisible();
     await page.getByTestId('chatflow-add').click();
@@ -124,6 +137,9 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     expect(exported.flow.steps.map((s: { name: string }) => s.name)).toEqual(['Início', 'Despedida']);
     expect(exported.flow.steps[0].conditions).toEqual([{ id: 'c2', type: 'any', target: { type: 'step', stepId: 'etapa1' } }]);
     expect(exported.flow.steps[1].interactions).toEqual([{ id: 'i1', type: 'message', text: FAREWELL }]);
+
+    // The builder's chunk (React Flow and its styles) runs under the app's CSP.
+    expect(await cspViolations()).toEqual([]);
 
     // The list: active, then the re-imported file arrives inactive.
     await page.getByTestId('builder-back').click();
