@@ -101,6 +101,7 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     await confirmDelete(page, 'Excluir a condição');
     await expect(panel.getByTestId('condition-item')).toHaveCount(1);
     await expect(panel.getByTestId('condition-item')).toContainText('Despedida');
+    await page.screenshot({ path: `${ARTIFACTS}/chatflow-step-panel.png` });
 
     // Undo: a third step comes and goes with Ctrl+Z (and the button's redo brings it back once).
     await page.getByTestId('builder-add-step').click();
