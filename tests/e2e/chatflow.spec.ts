@@ -184,9 +184,16 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     await expect(page.getByTestId('flow-issue')).toContainText('não é alcançável');
     await page.getByTestId('flow-issues-close').click();
     await expect(page.getByTestId('builder-active')).not.toBeChecked();
-    // Saved as an inactive draft.
+    // Leaving with unsaved changes asks first; staying keeps the editor.
+    await page.getByTestId('builder-back').click();
+    await expect(page.getByTestId('builder-leave-text')).toBeVisible();
+    await page.locator('.bp6-alert').getByRole('button', { name: 'Cancelar' }).click();
+    await expect(page.getByTestId('page-chatFlowBuilder')).toBeVisible();
+    // Saved as an inactive draft; then leaving asks nothing.
     await page.getByTestId('builder-save').click();
     await expect(toast(page).filter({ hasText: 'Fluxo salvo.' })).toBeVisible();
+    await page.getByTestId('builder-back').click();
+    await expect(page.getByTestId('page-chatFlow')).toBeVisible();
   });
 });
 

@@ -1,4 +1,16 @@
-import { Button, ButtonGroup, Callout, FormGroup, H5, InputGroup, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import {
+  Alert,
+  Button,
+  ButtonGroup,
+  Callout,
+  FormGroup,
+  H5,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+  Switch,
+  Tag,
+} from '@blueprintjs/core';
 import { skipToken } from '@reduxjs/toolkit/query';
 import {
   Background,
@@ -22,7 +34,7 @@ import {
 import { parseRecordId } from '@shared/schemas/record-id';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useBlocker, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   useCreateChatFlowMutation,
   useGetChatFlowQuery,
@@ -123,6 +135,15 @@ function Builder({ initial, onCreated }: { initial: ChatFlow | null; onCreated(i
   // The canvas is redrawn from the definition after every edit and undo; drags move the local nodes until dropped.
   useEffect(() => setNodes(flowToNodes(flow, selectedStepId)), [flow, selectedStepId]);
   const edges = useMemo(() => flowToEdges(flow), [flow]);
+
+  // Leaving with unsaved changes asks first (another screen of the app, or closing the tab).
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onUnload);
+    return () => window.removeEventListener('beforeunload', onUnload);
+  }, [dirty]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -419,6 +440,17 @@ function Builder({ initial, onCreated }: { initial: ChatFlow | null; onCreated(i
         </aside>
       </div>
       <FlowIssuesDialog title={issues?.title ?? ''} issues={issues?.issues ?? null} onClose={() => setIssues(null)} />
+      <Alert
+        isOpen={blocker.state === 'blocked'}
+        intent="warning"
+        icon="warning-sign"
+        confirmButtonText={t('chatFlows.builder.leave')}
+        cancelButtonText={t('common.cancel')}
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      >
+        <p data-testid="builder-leave-text">{t('chatFlows.builder.leaveConfirm')}</p>
+      </Alert>
     </div>
   );
 }
