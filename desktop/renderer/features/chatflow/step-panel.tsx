@@ -92,7 +92,9 @@ export function StepPanel({
     // Only a new click opens it again, not every edit of the step.
   }, [openConditionId]);
   // Another step selected, or the definition changed under the form (undo): show what it holds now.
-  useEffect(() => form.reset(stepToValues(step)), [step, form]);
+  // Only the fields this form edits count: moving the step or editing its lists keeps what is being typed.
+  const fields = JSON.stringify(stepToValues(step));
+  useEffect(() => form.reset(JSON.parse(fields) as StepValues), [step.id, fields, form]);
 
   const apply = form.handleSubmit((parsed) =>
     onChange(
