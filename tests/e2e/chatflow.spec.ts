@@ -9,8 +9,9 @@ import { api, call, deliverInbound, liveWabaChannel, phone, suffix } from './das
  * "any -> close" condition deleted after its confirmation), undoes an edit, saves and activates
  * it, exports it as a file and imports the file again; the list shows active and inactive flows,
  * duplicates and deletes after a confirmation. The last describe runs a flow against the fake
- * WhatsApp Cloud API through the engine (branch chatflow-engine): it skips itself while the
- * server has no engine (POST /chat-flow/:id/test is not a route).
+ * WhatsApp Cloud API through the engine (merged from branch chatflow-engine), started from the
+ * transfer dialog's select of active flows; it skips itself on a server without the engine
+ * (POST /chat-flow/:id/test is not a route).
  */
 
 const FAREWELL = 'Obrigado, até logo!';

@@ -437,6 +437,22 @@ describe('export and import', () => {
     expect(await countFlows(a.tenant.id)).toBe(0);
   });
 
+  it('refuses a file that names another tenant records, with the path of each (400 ERR_CHATFLOW_REFERENCE)', async () => {
+    const a = await server.createTenantWithUsers();
+    const b = await server.createTenantWithUsers();
+    const theirs = await server.request('POST', '/queue', { token: b.users.admin.token, body: { name: 'Vendas' } });
+    const flow = twoStepFlow();
+    flow.steps[1].conditions = [{ id: 'c2', type: 'option', values: ['1'], target: { type: 'queue', queueId: theirs.body.id } }];
+    const res = await server.request('POST', '/chat-flow/import', {
+      token: a.users.super.token,
+      body: { kind: 'chatflow', name: 'X', flow },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_CHATFLOW_REFERENCE');
+    expect(paths(res)).toEqual(['flow.steps.1.conditions.0.target.queueId']);
+    expect(await countFlows(a.tenant.id)).toBe(0);
+  });
+
   it('names the download from the flow name', () => {
     expect(chatFlowFileName('Menu Principal / Vendas')).toBe('fluxo-menu-principal-vendas.json');
     expect(chatFlowFileName('***')).toBe('fluxo-chatbot.json');
