@@ -17,9 +17,9 @@ import { showToast } from '../../app/feedback/toaster';
 import { DataTable, type DataColumn } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
 import { builderPath } from './chatflow-paths';
-import type { FlowFileIssue } from './flow-file';
+import { issuesOfFailure, type FlowFileIssue } from './flow-file';
 import { FlowImportButton } from './flow-import-button';
-import { FlowIssuesDialog, issuesOfFailure } from './flow-issues-dialog';
+import { FlowIssuesDialog } from './flow-issues-dialog';
 import './chatflow.css';
 
 /**

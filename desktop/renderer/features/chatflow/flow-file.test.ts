@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newFlowDefinition } from '@shared/schemas/chatflow';
-import { flowExportFile, readFlowFile } from './flow-file';
+import { flowExportFile, issuesOfFailure, readFlowFile } from './flow-file';
 
 describe('flow import file', () => {
   it('reads back what the builder exports', () => {
@@ -23,5 +23,20 @@ describe('flow import file', () => {
     expect(readFlowFile('{')).toEqual({ ok: false, issues: [{ path: 'arquivo', message: 'o arquivo não é um JSON válido' }] });
     const notFlow = readFlowFile('{"name":"x"}');
     expect(notFlow.ok === false && notFlow.issues.map((i) => i.path)).toEqual(['kind', 'flow']);
+  });
+});
+
+describe('a refused save or import as issues', () => {
+  it('lists the graph problems, else the fields, else the message', () => {
+    const problems = {
+      data: { problems: [{ code: 'UNREACHABLE_STEP', stepId: 'b', message: 'Etapa "B" não é alcançável.' }], fields: [] },
+    };
+    expect(issuesOfFailure(problems, 'x')).toEqual([{ path: 'etapa b', message: 'Etapa "B" não é alcançável.' }]);
+    const fields = { data: { fields: [{ path: 'flow.steps.0.name', message: 'obrigatório' }] } };
+    expect(issuesOfFailure(fields, 'x')).toEqual([{ path: 'flow.steps.0.name', message: 'obrigatório' }]);
+    expect(issuesOfFailure({ data: { message: 'Fluxo não encontrado.' } }, 'x')).toEqual([
+      { path: 'fluxo', message: 'Fluxo não encontrado.' },
+    ]);
+    expect(issuesOfFailure({ status: 'FETCH_ERROR' }, 'Sem conexão')).toEqual([{ path: 'fluxo', message: 'Sem conexão' }]);
   });
 });

@@ -36,3 +36,20 @@ export function readFlowFile(text: string): FlowFileReading {
 export function flowExportFile(name: string, description: string, flow: FlowDefinition): ChatFlowExport {
   return { kind: 'chatflow', name, description, flow };
 }
+
+/** The fields (or problems) of a refused call, as issues; the message alone when it named none. */
+export function issuesOfFailure(error: unknown, fallback: string): FlowFileIssue[] {
+  const data = (
+    error as {
+      data?: {
+        fields?: { path: string; message: string }[];
+        problems?: { stepId?: string; message: string }[];
+        message?: string;
+      };
+    }
+  )?.data;
+  if (data?.problems?.length)
+    return data.problems.map((p) => ({ path: p.stepId ? `etapa ${p.stepId}` : 'fluxo', message: p.message }));
+  if (data?.fields?.length) return data.fields.map((f) => ({ path: f.path, message: f.message }));
+  return [{ path: 'fluxo', message: data?.message ?? fallback }];
+}
