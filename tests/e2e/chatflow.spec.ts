@@ -277,13 +277,23 @@ test.describe('a flow runs against the Cloud API fake (needs the engine)', () =>
     await page.getByTestId('transfer-chatflow').selectOption(String(flow.id));
     await page.getByTestId('transfer-submit').click();
 
-    const texts = () =>
+    const texts = (to: string) => () =>
       live.fake
         .sentMessages()
-        .filter((m) => m.to === from)
+        .filter((m) => m.to === to)
         .map((m) => m.text?.body as string | undefined);
-    await expect.poll(texts, { timeout: 15_000 }).toContain(greeting);
+    await expect.poll(texts(from), { timeout: 15_000 }).toContain(greeting);
     await deliverInbound(baseURL!, live.fake, channel, from, contactName, 'qualquer coisa');
-    await expect.poll(texts, { timeout: 15_000 }).toContain(farewell);
+    await expect.poll(texts(from), { timeout: 15_000 }).toContain(farewell);
+
+    // The connection's chatbot flow: a new customer's first message starts it by itself.
+    await api(page, 'PUT', `/whatsapp/${channel.id}`, { chatFlowId: flow.id });
+    try {
+      const newcomer = phone();
+      await deliverInbound(baseURL!, live.fake, channel, newcomer, `Cliente Novo ${suffix()}`, 'Bom dia');
+      await expect.poll(texts(newcomer), { timeout: 15_000 }).toContain(greeting);
+    } finally {
+      await api(page, 'PUT', `/whatsapp/${channel.id}`, { chatFlowId: null });
+    }
   });
 });
