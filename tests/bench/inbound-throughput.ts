@@ -12,6 +12,12 @@
  * receives its appMessage:create. Reports sustained messages/s (first post to last socket
  * event) and webhook-to-socket latency percentiles. REDIS_URL, when set, is passed on (Socket.IO
  * Redis adapter, Bull), as in production. Target: >= 1,000 msg/s, p99 < 250 ms.
+ *
+ * BENCH_CHATFLOW=1: a three-step chatbot flow is active on the channel, so every new ticket
+ * runs it (menu -> question -> thanks and close; the next message opens a new ticket that runs it
+ * again). The bot's messages go to a local fake Graph API. Adds the bot's sends and the engine's
+ * own time per handled message (step_overhead_ms). tests/bench/inbound-chatflow.ts runs both
+ * variants and prints them side by side.
  */
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
@@ -50,12 +56,17 @@ async function serve(): Promise<void> {
     JWT_SECRET: 'bench-secret-0123456789abcdef',
     JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    WABA_GRAPH_BASE_URL: process.env.BENCH_GRAPH_URL!,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   });
   const server = await startServer(config, { seed: false, redisPrefix: `bench-${randomBytes(4).toString('hex')}` });
+  const { chatflowEngineOf } = await import('../../server/src/modules/chatflow/chatflow-wiring');
+  const engine = chatflowEngineOf(server.deps);
+  engine.recordStats(true);
   process.send!({ url: server.url });
-  process.on('message', async (msg: { stop?: boolean; cpu?: boolean }) => {
+  process.on('message', async (msg: { stop?: boolean; cpu?: boolean; stats?: boolean }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (msg.stats) process.send!({ stats: [...engine.stats.samples] });
     if (!msg.stop) return;
     await server.close();
     process.exit(0);
@@ -105,9 +116,12 @@ function webhook(messages: { from: string; wamid: string; body: string }[]): str
 async function main(): Promise<void> {
   const bench = await createBenchDatabase();
   const dataDir = bench.dataDir;
+  const withFlow = process.env.BENCH_CHATFLOW === '1';
+  const { FakeGraphApi } = await import('../fakes/graph-api.fake');
+  const graph = await new FakeGraphApi({ token: 'EAAG-bench', phoneNumberId: PHONE_NUMBER_ID }).start();
 
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    env: { ...process.env, BENCH_DB_URL: bench.url, BENCH_DATA_DIR: dataDir },
+    env: { ...process.env, BENCH_DB_URL: bench.url, BENCH_DATA_DIR: dataDir, BENCH_GRAPH_URL: graph.url },
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server there.
     execArgv: [
       '--import',
@@ -150,6 +164,32 @@ async function main(): Promise<void> {
         ],
       )
     ).rows;
+
+    if (withFlow) {
+      const step = (id: string, interactions: unknown[], target: unknown) => ({
+        id,
+        name: id,
+        interactions: interactions.map((i, n) => ({ id: `${id}${n}`, ...(i as object) })),
+        conditions: [{ id: `${id}c`, type: 'any', target }],
+      });
+      const flow = {
+        version: 1,
+        startStepId: 'menu',
+        settings: { welcomeMessage: 'Olá {{firstName}}!', endMessage: 'Obrigado, até logo.', closeService: true },
+        steps: [
+          step('menu', [{ type: 'flowBuilder', text: 'Como podemos ajudar?', options: ['Pedidos', 'Financeiro'] }], { type: 'step', stepId: 'pedido' }),
+          step('pedido', [{ type: 'message', text: 'Informe o número do pedido, {{firstName}}.' }], { type: 'step', stepId: 'fim' }),
+          step('fim', [{ type: 'message', text: 'Recebido: protocolo {{protocol}}.' }], { type: 'close' }),
+        ],
+      };
+      const [row] = (
+        await db.query(`INSERT INTO chat_flows ("tenantId", name, active, flow) VALUES ($1, 'Bench', true, $2) RETURNING id`, [
+          tenant.id,
+          JSON.stringify(flow),
+        ])
+      ).rows;
+      await db.query(`UPDATE channels SET "chatFlowId" = $2 WHERE id = $1`, [channel.id, row.id]);
+    }
 
     const login = await fetch(`${serverUrl}/auth/login/`, {
       method: 'POST',
@@ -235,6 +275,11 @@ async function main(): Promise<void> {
     await Promise.race([allReceived, new Promise((r) => setTimeout(r, 30_000))]);
     socket.disconnect();
     const cpuAfter = await serverCpu();
+    const stepSamples = await new Promise<number[]>((resolve) => {
+      child.once('message', (m: { stats: number[] }) => resolve(m.stats));
+      child.send({ stats: true });
+    });
+    stepSamples.sort((a, b) => a - b);
     const ownCpu = process.cpuUsage(ownCpuBefore);
     const cpuMs = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user + b.system - a.user - a.system) / 1000;
 
@@ -245,7 +290,9 @@ async function main(): Promise<void> {
       await db.query(
         `SELECT (SELECT count(*)::int FROM messages WHERE "tenantId" = $1) AS messages,
                 (SELECT count(*)::int FROM contacts WHERE "tenantId" = $1) AS contacts,
-                (SELECT count(*)::int FROM tickets WHERE "tenantId" = $1) AS tickets`,
+                (SELECT count(*)::int FROM tickets WHERE "tenantId" = $1) AS tickets,
+                (SELECT count(*)::int FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot') AS bot_messages,
+                (SELECT count(*)::int FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot' AND status = 'sent') AS bot_sent`,
         [tenant.id],
       )
     ).rows;
@@ -273,12 +320,21 @@ async function main(): Promise<void> {
         client_cpu_ms_per_message: Number((cpuMs({ user: 0, system: 0 }, ownCpu) / MESSAGES).toFixed(2)),
         load_average: os.loadavg().map(round),
         redis: Boolean(process.env.REDIS_URL),
+        chatflow: withFlow,
+        // The engine's own time per message it handled (read, decide, write; not the sends).
+        step_overhead_ms: {
+          handled: stepSamples.length,
+          p50: Number(percentile(stepSamples, 50).toFixed(2)),
+          p95: Number(percentile(stepSamples, 95).toFixed(2)),
+          p99: Number(percentile(stepSamples, 99).toFixed(2)),
+        },
       }),
     );
   } finally {
     await db.end();
     child.send({ stop: true });
     await new Promise((r) => child.once('exit', r));
+    await graph.stop();
     await bench.drop();
   }
 }

@@ -14,7 +14,7 @@ import { MESSAGE_MEDIA_MAX_BYTES } from '@shared/schemas/messages';
 import type { BusinessHoursDay } from '@shared/schemas/tenant-settings';
 import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
-import type { Emit } from '../../realtime/domain-events';
+import type { Emit, PendingEvent } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import { MESSAGE_MEDIA_FOLDER, mediaTypeOf, tenantMediaRoot } from '../messages/message-media';
 import { loadTicket } from '../messages/message-ticket';
@@ -28,8 +28,7 @@ import { renderForTicket } from '../tickets/ticket-variables';
 import {
   applyTicketChange,
   findActiveTicket,
-  lockTicket,
-  queueOutboundText,
+  queueOutboundTexts,
   selectTicket,
   type TicketSet,
 } from '../tickets/ticket-writes';
@@ -718,15 +717,22 @@ export class ChatflowEngine {
    */
   private async commit(facts: Facts, flow: LoadedFlow, outcome: Outcome, now: Date, opts: { starting: boolean }): Promise<boolean> {
     const messageIds: number[] = [];
-    const written = await this.deps.events.transaction(async (tx, emit) => {
-      if (!(await lockTicket(tx, facts.tenantId, facts.ticketId))) return false;
-      const current = await selectTicket(tx, facts.ticketId);
-      if (!current || current.userId !== null || (current.status !== 'open' && current.status !== 'pending')) return false;
-      const [state] = (await tx.query(`SELECT "updatedAt"::text AS version FROM ticket_bot_states WHERE "ticketId" = $1`, [
-        facts.ticketId,
-      ])) as { version: string }[];
-      if (opts.starting ? state !== undefined || current.botActive : state?.version !== facts.state?.version) return false;
-      messageIds.push(...(await this.applyOutcome(tx, emit, current, flow, outcome, now, opts.starting)));
+    const written = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
+      // The ticket's row lock, its facts and the bot state's version in one round trip.
+      const [locked] = (await tx.query(
+        `SELECT t."userId", t.status, t."botActive",
+                (SELECT b."updatedAt"::text FROM ticket_bot_states b WHERE b."ticketId" = t.id) AS version
+           FROM tickets t WHERE t.id = $1 AND t."tenantId" = $2 FOR UPDATE`,
+        [facts.ticketId, facts.tenantId],
+      )) as { userId: number | null; status: string; botActive: boolean; version: string | null }[];
+      if (!locked || locked.userId !== null || (locked.status !== 'open' && locked.status !== 'pending')) return false;
+      if (opts.starting ? locked.version !== null || locked.botActive : locked.version !== facts.state?.version) return false;
+      const current = (await selectTicket(tx, facts.ticketId))!;
+      // Events are buffered and recorded in one statement at the end: the tenant's event lock
+      // (which every writer of the tenant waits for) is held for the commit only.
+      const events = bufferedEmit();
+      messageIds.push(...(await this.applyOutcome(tx, events.emit, current, flow, outcome, now, opts.starting)));
+      await emitMany(facts.tenantId, events.pending);
       return true;
     });
     if (written) await this.afterCommit(facts.ticketId, messageIds, outcome.resumeInMs);
@@ -760,16 +766,24 @@ export class ChatflowEngine {
     let lastText: string | null = null;
     let kanbanId: number | undefined;
     let next = outcome.next;
+    const render = textRenderer(tx, current, now);
+    // Consecutive texts go in one statement; a media message keeps its place between them.
+    let texts: string[] = [];
+    const flushTexts = async () => {
+      const bodies = (await render(texts)).filter((b) => b.trim());
+      texts = [];
+      if (bodies.length === 0) return;
+      ids.push(...(await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN })));
+      lastText = bodies[bodies.length - 1];
+    };
     for (const effect of outcome.effects) {
       if (effect.kind === 'text') {
-        const body = await renderForTicket(tx, effect.body, { tenantId: current.tenantId, ticketId: current.id, userId: null, now });
-        if (!body.trim()) continue;
-        ids.push(await queueOutboundText(tx, current, body, { userId: null, now, kind: CHATBOT_ORIGIN }));
-        lastText = body;
-      } else if (effect.kind === 'media') {
-        const caption = effect.caption
-          ? await renderForTicket(tx, effect.caption, { tenantId: current.tenantId, ticketId: current.id, userId: null, now })
-          : '';
+        texts.push(effect.body);
+        continue;
+      }
+      await flushTexts();
+      if (effect.kind === 'media') {
+        const [caption] = effect.caption ? await render([effect.caption]) : [''];
         ids.push(await queueOutboundMedia(tx, current, effect, caption, now));
         lastText = caption || effect.fileName;
       } else if (effect.kind === 'tag') {
@@ -785,6 +799,7 @@ export class ChatflowEngine {
         else this.deps.logger.warn({ ticketId: current.id, kanbanId: effect.kanbanId }, 'chatbot: kanban column not found; ignored');
       }
     }
+    await flushTexts();
 
     const set: TicketSet = {};
     if (lastText !== null) {
@@ -852,8 +867,8 @@ export class ChatflowEngine {
     const end = async () => {
       const text = next.settings.endMessage.trim();
       if (!text) return;
-      const body = await renderForTicket(tx, text, { tenantId: current.tenantId, ticketId: current.id, userId: null, now });
-      ids.push(await queueOutboundText(tx, current, body, { userId: null, now, kind: CHATBOT_ORIGIN }));
+      const [body] = await textRenderer(tx, current, now)([text]);
+      ids.push(...(await queueOutboundTexts(tx, current, [body], { now, kind: CHATBOT_ORIGIN })));
       base.lastMessage = body;
       base.lastMessageAt = now;
     };
@@ -894,6 +909,31 @@ export class ChatflowEngine {
         return { set: base, data: {} };
     }
   }
+}
+
+/** An Emit that keeps the events for one emitMany at the end of the transaction. */
+function bufferedEmit(): { emit: Emit; pending: PendingEvent[] } {
+  const pending: PendingEvent[] = [];
+  return {
+    pending,
+    emit: async (_tenantId, name, payload, audience) => {
+      pending.push({ name, payload, audience });
+    },
+  };
+}
+
+/**
+ * Fills the message variables ({{name}}, {{greeting}}, {{protocol}} ...) of several texts with
+ * one query at most (renderForTicket over the texts joined by a separator no text contains).
+ */
+function textRenderer(tx: EntityManager, ticket: TicketRow, now: Date): (texts: string[]) => Promise<string[]> {
+  return async (texts) => {
+    if (texts.length === 0) return [];
+    const separator = `\u241e${randomUUID()}\u241e`;
+    const rendered = await renderForTicket(tx, texts.join(separator), { tenantId: ticket.tenantId, ticketId: ticket.id, userId: null, now });
+    const parts = rendered.split(separator);
+    return parts.length === texts.length ? parts : texts;
+  };
 }
 
 function stepOf(flow: FlowDefinition, id: string): FlowStep | undefined {
