@@ -14,7 +14,7 @@
  * Redis adapter, Bull), as in production. Target: >= 1,000 msg/s, p99 < 250 ms.
  *
  * BENCH_CHATFLOW=1: a three-step chatbot flow is active on the channel, so every new ticket
- * runs it (menu -> question -> thanks and close; the next message opens a new ticket that runs it
+ * runs it (menu -> question -> protocol, one bot message each, and the next answer closes it; the next message opens a new ticket that runs it
  * again). The bot's messages go to a local fake Graph API. Adds the bot's sends and the engine's
  * own time per handled message (step_overhead_ms). tests/bench/inbound-chatflow.ts runs both
  * variants and prints them side by side.
@@ -175,11 +175,12 @@ async function main(): Promise<void> {
       const flow = {
         version: 1,
         startStepId: 'menu',
-        settings: { welcomeMessage: 'Olá {{firstName}}!', endMessage: 'Obrigado, até logo.', closeService: true },
+        // Three steps, one bot message each; the last answer closes the ticket.
+        settings: { closeService: true },
         steps: [
           step('menu', [{ type: 'flowBuilder', text: 'Como podemos ajudar?', options: ['Pedidos', 'Financeiro'] }], { type: 'step', stepId: 'pedido' }),
           step('pedido', [{ type: 'message', text: 'Informe o número do pedido, {{firstName}}.' }], { type: 'step', stepId: 'fim' }),
-          step('fim', [{ type: 'message', text: 'Recebido: protocolo {{protocol}}.' }], { type: 'close' }),
+          step('fim', [{ type: 'message', text: 'Recebido, protocolo {{protocol}}. Algo mais?' }], { type: 'close' }),
         ],
       };
       const [row] = (
@@ -292,7 +293,9 @@ async function main(): Promise<void> {
                 (SELECT count(*)::int FROM contacts WHERE "tenantId" = $1) AS contacts,
                 (SELECT count(*)::int FROM tickets WHERE "tenantId" = $1) AS tickets,
                 (SELECT count(*)::int FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot') AS bot_messages,
-                (SELECT count(*)::int FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot' AND status = 'sent') AS bot_sent`,
+                (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM messages
+                  WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot' GROUP BY status) s) AS bot_by_status,
+                (SELECT min("lastError") FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot' AND "lastError" IS NOT NULL) AS bot_error`,
         [tenant.id],
       )
     ).rows;
