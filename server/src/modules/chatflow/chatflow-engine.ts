@@ -17,7 +17,7 @@ import type { AppDeps } from '../../deps';
 import type { Emit, PendingEvent } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import { MESSAGE_MEDIA_FOLDER, mediaTypeOf, tenantMediaRoot } from '../messages/message-media';
-import { loadTicket } from '../messages/message-ticket';
+import type { MessageTicket } from '../messages/message-ticket';
 import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
 import { pickQueueUser } from '../queues/auto-distribution';
@@ -32,7 +32,7 @@ import {
   selectTicket,
   type TicketSet,
 } from '../tickets/ticket-writes';
-import type { TicketRow } from '../tickets/tickets.presenter';
+import { TICKET_COLUMNS, TICKET_FROM, type TicketRow } from '../tickets/tickets.presenter';
 import {
   firstMatch,
   isWithinBusinessHours,
@@ -149,6 +149,9 @@ interface PendingCommit {
   reject(err: unknown): void;
 }
 
+/** How long a flow read is reused without asking the database whether it changed. */
+export const FLOW_FRESH_MS = 2_000;
+
 /** Bot writes of a tenant committed together at most (see pumpCommits). */
 export const COMMIT_BATCH_MAX = 50;
 
@@ -177,6 +180,7 @@ export class ChatflowEngine {
   readonly stats: EngineStats = { samples: [] };
   private collectStats = false;
   private readonly flowCache = new Map<string, LoadedFlow>();
+  private readonly freshFlows = new Map<number, { tenantId: number; at: number; flow: LoadedFlow }>();
   private readonly commitQueues = new Map<number, { items: PendingCommit[]; running: boolean }>();
 
   constructor(private readonly deps: EngineDeps) {}
@@ -421,6 +425,17 @@ export class ChatflowEngine {
 
   /** A flow of the tenant, parsed once per version (its updatedAt). */
   private async loadFlow(tenantId: number, flowId: number): Promise<LoadedFlow | null> {
+    // A flow read within FLOW_FRESH_MS is used as it was (an edit or deactivation applies within that time).
+    const fresh = this.freshFlows.get(flowId);
+    if (fresh && fresh.tenantId === tenantId && Date.now() - fresh.at < FLOW_FRESH_MS) return fresh.flow;
+    const loaded = await this.readFlow(tenantId, flowId);
+    if (loaded) this.freshFlows.set(flowId, { tenantId, at: Date.now(), flow: loaded });
+    else this.freshFlows.delete(flowId);
+    if (this.freshFlows.size > 1000) this.freshFlows.clear();
+    return loaded;
+  }
+
+  private async readFlow(tenantId: number, flowId: number): Promise<LoadedFlow | null> {
     const [row] = (await this.deps.dataSource.query(
       `SELECT id, active, "updatedAt"::text AS version FROM chat_flows WHERE id = $1 AND "tenantId" = $2`,
       [flowId, tenantId],
@@ -817,15 +832,15 @@ export class ChatflowEngine {
   private async writeOne(tx: EntityManager, emit: Emit, item: PendingCommit): Promise<number[] | null> {
     const { facts } = item;
     // The ticket's row lock, its facts and the bot state's version in one round trip.
+    // The ticket's row lock, the row as events present it and the bot state's version: one round trip.
     const [locked] = (await tx.query(
-      `SELECT t."userId", t.status, t."botActive",
-              (SELECT b."updatedAt"::text FROM ticket_bot_states b WHERE b."ticketId" = t.id) AS version
-         FROM tickets t WHERE t.id = $1 AND t."tenantId" = $2 FOR UPDATE`,
+      `SELECT ${TICKET_COLUMNS}, (SELECT b."updatedAt"::text FROM ticket_bot_states b WHERE b."ticketId" = t.id) AS "botVersion"
+         ${TICKET_FROM} WHERE t.id = $1 AND t."tenantId" = $2 FOR UPDATE OF t`,
       [facts.ticketId, facts.tenantId],
-    )) as { userId: number | null; status: string; botActive: boolean; version: string | null }[];
+    )) as (TicketRow & { botVersion: string | null })[];
     if (!locked || locked.userId !== null || (locked.status !== 'open' && locked.status !== 'pending')) return null;
-    if (item.starting ? locked.version !== null || locked.botActive : locked.version !== facts.state?.version) return null;
-    const current = (await selectTicket(tx, facts.ticketId))!;
+    if (item.starting ? locked.botVersion !== null || locked.botActive : locked.botVersion !== facts.state?.version) return null;
+    const { botVersion: _version, ...current } = locked;
     return this.applyOutcome(tx, emit, current, item.flow, item.outcome, item.now, item.starting);
   }
 
@@ -938,8 +953,22 @@ export class ChatflowEngine {
     let after = current;
     if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log);
     if (ids.length > 0) {
-      const ticket = await loadTicket(tx, after.id);
-      if (ticket) await emitMessages(tx, emit, ticket, 'create', ids);
+      const ticket: MessageTicket = {
+        id: after.id,
+        tenantId: after.tenantId,
+        contactId: after.contactId,
+        queueId: after.queueId,
+        userId: after.userId,
+        status: after.status,
+        isGroup: after.isGroup,
+        botActive: after.botActive,
+        whatsappId: after.whatsappId,
+        protocol: after.protocol,
+        unreadMessages: after.unreadMessages,
+        kanbanId: after.kanbanId,
+        walletUserIds: after.contactWallets.map((w) => w.id),
+      };
+      await emitMessages(tx, emit, ticket, 'create', ids);
     }
     return ids;
   }
