@@ -7,7 +7,8 @@
  * Runs tests/bench/inbound-throughput.ts twice, each on a fresh database and server: without a
  * flow, then with a three-step flow active on every new ticket (BENCH_CHATFLOW=1), and prints both
  * side by side: throughput, webhook-to-socket p50/p99, server CPU per message, the machine's load,
- * and the engine's own time per handled message. Targets: throughput with the flow >= 80% of
+ * and the engine's own time per handled message (under the load, and one message at a time after
+ * it). Targets: throughput with the flow >= 80% of
  * without, p99 <= 1.5x, step overhead p95 < 5 ms.
  */
 import { spawnSync } from 'node:child_process';
@@ -27,6 +28,7 @@ interface Run {
   load_average: number[];
   stored: Record<string, number>;
   step_overhead_ms: { handled: number; p50: number; p95: number; p99: number };
+  step_overhead_quiet_ms: { handled: number; p50: number; p95: number; p99: number };
 }
 
 function run(withFlow: boolean): Run {
@@ -56,6 +58,7 @@ const pick = (r: Run) => ({
   load_average_after: r.load_average,
   stored: r.stored,
   step_overhead_ms: r.step_overhead_ms,
+  step_overhead_quiet_ms: r.step_overhead_quiet_ms,
 });
 
 const without = run(false);
@@ -75,7 +78,8 @@ console.log(
       targets: {
         throughput_at_least_80_percent: throughputRatio >= 0.8,
         p99_at_most_1_5x: p99Ratio <= 1.5,
-        step_overhead_p95_under_5_ms: withFlow.step_overhead_ms.p95 < 5,
+        step_overhead_p95_under_5_ms_under_load: withFlow.step_overhead_ms.p95 < 5,
+        step_overhead_p95_under_5_ms_one_at_a_time: withFlow.step_overhead_quiet_ms.p95 < 5,
       },
     },
     null,

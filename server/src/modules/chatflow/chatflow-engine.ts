@@ -139,21 +139,16 @@ interface RunContext {
   jumps: number;
 }
 
-interface PendingCommit {
+interface WriteItem {
   facts: Facts;
   flow: LoadedFlow;
   outcome: Outcome;
   now: Date;
   starting: boolean;
-  resolve(result: { written: boolean; messageIds: number[] }): void;
-  reject(err: unknown): void;
 }
 
 /** How long a flow read is reused without asking the database whether it changed. */
 export const FLOW_FRESH_MS = 2_000;
-
-/** Bot writes of a tenant committed together at most (see pumpCommits). */
-export const COMMIT_BATCH_MAX = 50;
 
 /** Timings of the engine's own work per handled message (ms), for the benchmark. */
 export interface EngineStats {
@@ -181,7 +176,6 @@ export class ChatflowEngine {
   private collectStats = false;
   private readonly flowCache = new Map<string, LoadedFlow>();
   private readonly freshFlows = new Map<number, { tenantId: number; at: number; flow: LoadedFlow }>();
-  private readonly commitQueues = new Map<number, { items: PendingCommit[]; running: boolean }>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -745,91 +739,23 @@ export class ChatflowEngine {
    * `starting`: there was no state row (a new ticket); one must still be absent.
    */
   private async commit(facts: Facts, flow: LoadedFlow, outcome: Outcome, now: Date, opts: { starting: boolean }): Promise<boolean> {
-    const result = await new Promise<{ written: boolean; messageIds: number[] }>((resolve, reject) => {
-      let queue = this.commitQueues.get(facts.tenantId);
-      if (!queue) this.commitQueues.set(facts.tenantId, (queue = { items: [], running: false }));
-      queue.items.push({ facts, flow, outcome, now, starting: opts.starting, resolve, reject });
-      this.pumpCommits(facts.tenantId);
+    // One transaction per write, run concurrently with the tenant's other writes. (Group commit
+    // as in the inbound pipeline was measured and dropped: a bot write is a dozen statements per
+    // ticket, not one set-based statement, so a batch only serialised them on one connection.)
+    const ids = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
+      // Events are buffered and recorded in one statement at the end: the tenant's event lock
+      // (which every writer of the tenant waits for) is held for the commit only.
+      const buffered = bufferedEmit();
+      const written = await this.writeOne(tx, buffered.emit, { facts, flow, outcome, now, starting: opts.starting });
+      if (written) await emitMany(facts.tenantId, buffered.pending);
+      return written;
     });
-    if (result.written) await this.afterCommit(facts.ticketId, result.messageIds, outcome.resumeInMs);
-    return result.written;
+    if (ids) await this.afterCommit(facts.ticketId, ids, outcome.resumeInMs);
+    return ids !== null;
   }
 
-  /**
-   * Group commit (as the inbound pipeline does): the writes of one tenant that wait while a
-   * transaction of that tenant's bot writes is running go together in the next one, each in its
-   * own savepoint (one that fails is undone alone), tickets locked in the pipeline's order
-   * (contact, channel), events recorded in one statement at the end. Quiet: one write per
-   * transaction; under load, far fewer commits and tenant event-lock turns than messages.
-   */
-  private pumpCommits(tenantId: number): void {
-    const queue = this.commitQueues.get(tenantId);
-    if (!queue || queue.running || queue.items.length === 0) return;
-    queue.running = true;
-    // One write per ticket per transaction: a second one for the same ticket waits for the next.
-    const seen = new Set<number>();
-    const batch: PendingCommit[] = [];
-    const rest: PendingCommit[] = [];
-    for (const item of queue.items) {
-      if (batch.length < COMMIT_BATCH_MAX && !seen.has(item.facts.ticketId)) {
-        seen.add(item.facts.ticketId);
-        batch.push(item);
-      } else rest.push(item);
-    }
-    queue.items = rest;
-    void this.commitBatch(tenantId, batch).finally(() => {
-      queue.running = false;
-      if (queue.items.length === 0) this.commitQueues.delete(tenantId);
-      else this.pumpCommits(tenantId);
-    });
-  }
-
-  private async commitBatch(tenantId: number, batch: PendingCommit[]): Promise<void> {
-    batch.sort(
-      (a, b) =>
-        a.facts.contactId - b.facts.contactId || (a.facts.whatsappId ?? 0) - (b.facts.whatsappId ?? 0) || a.facts.ticketId - b.facts.ticketId,
-    );
-    let outcomes: ({ written: boolean; messageIds: number[] } | { error: unknown })[];
-    try {
-      outcomes = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
-        const events: PendingEvent[] = [];
-        const out: ({ written: boolean; messageIds: number[] } | { error: unknown })[] = [];
-        for (const [i, item] of batch.entries()) {
-          const single = batch.length === 1;
-          if (!single) await tx.query(`SAVEPOINT bot_${i}`);
-          try {
-            const buffered = bufferedEmit();
-            const ids = await this.writeOne(tx, buffered.emit, item);
-            if (!single) await tx.query(`RELEASE SAVEPOINT bot_${i}`);
-            if (ids) events.push(...buffered.pending);
-            out.push({ written: ids !== null, messageIds: ids ?? [] });
-          } catch (error) {
-            if (single) throw error;
-            await tx.query(`ROLLBACK TO SAVEPOINT bot_${i}`);
-            out.push({ error });
-          }
-        }
-        await emitMany(tenantId, events);
-        return out;
-      });
-    } catch (error) {
-      if (batch.length > 1) {
-        // The transaction as a whole failed (a lost deadlock, a dropped connection): each write alone.
-        this.deps.logger.warn({ err: error, size: batch.length }, 'chatbot write batch failed; retrying its writes one by one');
-        for (const item of batch) await this.commitBatch(tenantId, [item]);
-        return;
-      }
-      outcomes = [{ error }];
-    }
-    batch.forEach((item, i) => {
-      const o = outcomes[i];
-      if ('error' in o) item.reject(o.error);
-      else item.resolve(o);
-    });
-  }
-
-  /** One outcome inside the batch's transaction; null when the state moved on (nothing written). */
-  private async writeOne(tx: EntityManager, emit: Emit, item: PendingCommit): Promise<number[] | null> {
+  /** One outcome in the caller's transaction; null when the state moved on (nothing written). */
+  private async writeOne(tx: EntityManager, emit: Emit, item: WriteItem): Promise<number[] | null> {
     const { facts } = item;
     // The ticket's row lock, its facts and the bot state's version in one round trip.
     // The ticket's row lock, the row as events present it and the bot state's version: one round trip.
