@@ -14,10 +14,10 @@ import { MESSAGE_MEDIA_MAX_BYTES } from '@shared/schemas/messages';
 import type { BusinessHoursDay } from '@shared/schemas/tenant-settings';
 import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
-import type { Emit } from '../../realtime/domain-events';
+import type { Emit, PendingEvent } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import { MESSAGE_MEDIA_FOLDER, mediaTypeOf, tenantMediaRoot } from '../messages/message-media';
-import { loadTicket } from '../messages/message-ticket';
+import type { MessageTicket } from '../messages/message-ticket';
 import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
 import { pickQueueUser } from '../queues/auto-distribution';
@@ -28,12 +28,11 @@ import { renderForTicket } from '../tickets/ticket-variables';
 import {
   applyTicketChange,
   findActiveTicket,
-  lockTicket,
-  queueOutboundText,
+  queueOutboundTexts,
   selectTicket,
   type TicketSet,
 } from '../tickets/ticket-writes';
-import type { TicketRow } from '../tickets/tickets.presenter';
+import { TICKET_COLUMNS, TICKET_FROM, type TicketRow } from '../tickets/tickets.presenter';
 import {
   firstMatch,
   isWithinBusinessHours,
@@ -140,6 +139,17 @@ interface RunContext {
   jumps: number;
 }
 
+interface WriteItem {
+  facts: Facts;
+  flow: LoadedFlow;
+  outcome: Outcome;
+  now: Date;
+  starting: boolean;
+}
+
+/** How long a flow read is reused without asking the database whether it changed. */
+export const FLOW_FRESH_MS = 2_000;
+
 /** Timings of the engine's own work per handled message (ms), for the benchmark. */
 export interface EngineStats {
   samples: number[];
@@ -165,6 +175,7 @@ export class ChatflowEngine {
   readonly stats: EngineStats = { samples: [] };
   private collectStats = false;
   private readonly flowCache = new Map<string, LoadedFlow>();
+  private readonly freshFlows = new Map<number, { tenantId: number; at: number; flow: LoadedFlow }>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -408,6 +419,17 @@ export class ChatflowEngine {
 
   /** A flow of the tenant, parsed once per version (its updatedAt). */
   private async loadFlow(tenantId: number, flowId: number): Promise<LoadedFlow | null> {
+    // A flow read within FLOW_FRESH_MS is used as it was (an edit or deactivation applies within that time).
+    const fresh = this.freshFlows.get(flowId);
+    if (fresh && fresh.tenantId === tenantId && Date.now() - fresh.at < FLOW_FRESH_MS) return fresh.flow;
+    const loaded = await this.readFlow(tenantId, flowId);
+    if (loaded) this.freshFlows.set(flowId, { tenantId, at: Date.now(), flow: loaded });
+    else this.freshFlows.delete(flowId);
+    if (this.freshFlows.size > 1000) this.freshFlows.clear();
+    return loaded;
+  }
+
+  private async readFlow(tenantId: number, flowId: number): Promise<LoadedFlow | null> {
     const [row] = (await this.deps.dataSource.query(
       `SELECT id, active, "updatedAt"::text AS version FROM chat_flows WHERE id = $1 AND "tenantId" = $2`,
       [flowId, tenantId],
@@ -717,20 +739,35 @@ export class ChatflowEngine {
    * `starting`: there was no state row (a new ticket); one must still be absent.
    */
   private async commit(facts: Facts, flow: LoadedFlow, outcome: Outcome, now: Date, opts: { starting: boolean }): Promise<boolean> {
-    const messageIds: number[] = [];
-    const written = await this.deps.events.transaction(async (tx, emit) => {
-      if (!(await lockTicket(tx, facts.tenantId, facts.ticketId))) return false;
-      const current = await selectTicket(tx, facts.ticketId);
-      if (!current || current.userId !== null || (current.status !== 'open' && current.status !== 'pending')) return false;
-      const [state] = (await tx.query(`SELECT "updatedAt"::text AS version FROM ticket_bot_states WHERE "ticketId" = $1`, [
-        facts.ticketId,
-      ])) as { version: string }[];
-      if (opts.starting ? state !== undefined || current.botActive : state?.version !== facts.state?.version) return false;
-      messageIds.push(...(await this.applyOutcome(tx, emit, current, flow, outcome, now, opts.starting)));
-      return true;
+    // One transaction per write, run concurrently with the tenant's other writes. (Group commit
+    // as in the inbound pipeline was measured and dropped: a bot write is a dozen statements per
+    // ticket, not one set-based statement, so a batch only serialised them on one connection.)
+    const ids = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
+      // Events are buffered and recorded in one statement at the end: the tenant's event lock
+      // (which every writer of the tenant waits for) is held for the commit only.
+      const buffered = bufferedEmit();
+      const written = await this.writeOne(tx, buffered.emit, { facts, flow, outcome, now, starting: opts.starting });
+      if (written) await emitMany(facts.tenantId, buffered.pending);
+      return written;
     });
-    if (written) await this.afterCommit(facts.ticketId, messageIds, outcome.resumeInMs);
-    return written;
+    if (ids) await this.afterCommit(facts.ticketId, ids, outcome.resumeInMs);
+    return ids !== null;
+  }
+
+  /** One outcome in the caller's transaction; null when the state moved on (nothing written). */
+  private async writeOne(tx: EntityManager, emit: Emit, item: WriteItem): Promise<number[] | null> {
+    const { facts } = item;
+    // The ticket's row lock, its facts and the bot state's version in one round trip.
+    // The ticket's row lock, the row as events present it and the bot state's version: one round trip.
+    const [locked] = (await tx.query(
+      `SELECT ${TICKET_COLUMNS}, (SELECT b."updatedAt"::text FROM ticket_bot_states b WHERE b."ticketId" = t.id) AS "botVersion"
+         ${TICKET_FROM} WHERE t.id = $1 AND t."tenantId" = $2 FOR UPDATE OF t`,
+      [facts.ticketId, facts.tenantId],
+    )) as (TicketRow & { botVersion: string | null })[];
+    if (!locked || locked.userId !== null || (locked.status !== 'open' && locked.status !== 'pending')) return null;
+    if (item.starting ? locked.botVersion !== null || locked.botActive : locked.botVersion !== facts.state?.version) return null;
+    const { botVersion: _version, ...current } = locked;
+    return this.applyOutcome(tx, emit, current, item.flow, item.outcome, item.now, item.starting);
   }
 
   private async afterCommit(ticketId: number, messageIds: number[], resumeInMs?: number): Promise<void> {
@@ -760,16 +797,24 @@ export class ChatflowEngine {
     let lastText: string | null = null;
     let kanbanId: number | undefined;
     let next = outcome.next;
+    const render = textRenderer(tx, current, now);
+    // Consecutive texts go in one statement; a media message keeps its place between them.
+    let texts: string[] = [];
+    const flushTexts = async () => {
+      const bodies = (await render(texts)).filter((b) => b.trim());
+      texts = [];
+      if (bodies.length === 0) return;
+      ids.push(...(await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN })));
+      lastText = bodies[bodies.length - 1];
+    };
     for (const effect of outcome.effects) {
       if (effect.kind === 'text') {
-        const body = await renderForTicket(tx, effect.body, { tenantId: current.tenantId, ticketId: current.id, userId: null, now });
-        if (!body.trim()) continue;
-        ids.push(await queueOutboundText(tx, current, body, { userId: null, now, kind: CHATBOT_ORIGIN }));
-        lastText = body;
-      } else if (effect.kind === 'media') {
-        const caption = effect.caption
-          ? await renderForTicket(tx, effect.caption, { tenantId: current.tenantId, ticketId: current.id, userId: null, now })
-          : '';
+        texts.push(effect.body);
+        continue;
+      }
+      await flushTexts();
+      if (effect.kind === 'media') {
+        const [caption] = effect.caption ? await render([effect.caption]) : [''];
         ids.push(await queueOutboundMedia(tx, current, effect, caption, now));
         lastText = caption || effect.fileName;
       } else if (effect.kind === 'tag') {
@@ -785,6 +830,7 @@ export class ChatflowEngine {
         else this.deps.logger.warn({ ticketId: current.id, kanbanId: effect.kanbanId }, 'chatbot: kanban column not found; ignored');
       }
     }
+    await flushTexts();
 
     const set: TicketSet = {};
     if (lastText !== null) {
@@ -833,8 +879,22 @@ export class ChatflowEngine {
     let after = current;
     if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log);
     if (ids.length > 0) {
-      const ticket = await loadTicket(tx, after.id);
-      if (ticket) await emitMessages(tx, emit, ticket, 'create', ids);
+      const ticket: MessageTicket = {
+        id: after.id,
+        tenantId: after.tenantId,
+        contactId: after.contactId,
+        queueId: after.queueId,
+        userId: after.userId,
+        status: after.status,
+        isGroup: after.isGroup,
+        botActive: after.botActive,
+        whatsappId: after.whatsappId,
+        protocol: after.protocol,
+        unreadMessages: after.unreadMessages,
+        kanbanId: after.kanbanId,
+        walletUserIds: after.contactWallets.map((w) => w.id),
+      };
+      await emitMessages(tx, emit, ticket, 'create', ids);
     }
     return ids;
   }
@@ -852,8 +912,8 @@ export class ChatflowEngine {
     const end = async () => {
       const text = next.settings.endMessage.trim();
       if (!text) return;
-      const body = await renderForTicket(tx, text, { tenantId: current.tenantId, ticketId: current.id, userId: null, now });
-      ids.push(await queueOutboundText(tx, current, body, { userId: null, now, kind: CHATBOT_ORIGIN }));
+      const [body] = await textRenderer(tx, current, now)([text]);
+      ids.push(...(await queueOutboundTexts(tx, current, [body], { now, kind: CHATBOT_ORIGIN })));
       base.lastMessage = body;
       base.lastMessageAt = now;
     };
@@ -894,6 +954,31 @@ export class ChatflowEngine {
         return { set: base, data: {} };
     }
   }
+}
+
+/** An Emit that keeps the events for one emitMany at the end of the transaction. */
+function bufferedEmit(): { emit: Emit; pending: PendingEvent[] } {
+  const pending: PendingEvent[] = [];
+  return {
+    pending,
+    emit: async (_tenantId, name, payload, audience) => {
+      pending.push({ name, payload, audience });
+    },
+  };
+}
+
+/**
+ * Fills the message variables ({{name}}, {{greeting}}, {{protocol}} ...) of several texts with
+ * one query at most (renderForTicket over the texts joined by a separator no text contains).
+ */
+function textRenderer(tx: EntityManager, ticket: TicketRow, now: Date): (texts: string[]) => Promise<string[]> {
+  return async (texts) => {
+    if (texts.length === 0) return [];
+    const separator = `\u241e${randomUUID()}\u241e`;
+    const rendered = await renderForTicket(tx, texts.join(separator), { tenantId: ticket.tenantId, ticketId: ticket.id, userId: null, now });
+    const parts = rendered.split(separator);
+    return parts.length === texts.length ? parts : texts;
+  };
 }
 
 function stepOf(flow: FlowDefinition, id: string): FlowStep | undefined {

@@ -220,3 +220,37 @@ export async function queueOutboundText(
   await recordOutboundMessages(tx, ticket.id, [Number(row.id)], 'autoMessage');
   return Number(row.id);
 }
+
+/**
+ * Several automated texts to the contact in one statement (queueOutboundText's batch form, used
+ * by the chatbot: a step often sends a greeting and a menu together). Answers their ids in order.
+ */
+export async function queueOutboundTexts(
+  tx: Queryable,
+  ticket: Pick<TicketRow, 'id' | 'tenantId' | 'contactId' | 'whatsappId'>,
+  bodies: readonly string[],
+  opts: { now: Date; kind: string },
+): Promise<number[]> {
+  if (bodies.length === 0) return [];
+  const rows = (await tx.query(
+    `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType",
+                           status, "nextRetryAt", timestamp, "dataJson")
+     SELECT $1, $2, $3, x.body, true, NULL, $4, 'chat', 'pending', $5, $6, $7
+       FROM unnest($8::text[]) WITH ORDINALITY AS x(body, ord)
+      ORDER BY x.ord
+     RETURNING id`,
+    [
+      ticket.tenantId,
+      ticket.id,
+      ticket.contactId,
+      ticket.whatsappId,
+      opts.now,
+      Math.floor(opts.now.getTime() / 1000),
+      JSON.stringify({ origin: opts.kind }),
+      bodies,
+    ],
+  )) as { id: string }[];
+  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  await recordOutboundMessages(tx, ticket.id, ids, 'autoMessage');
+  return ids;
+}
