@@ -123,7 +123,8 @@ export class ChatFlowService {
       const current = chatFlowPolicy.authorizeRow(auth, 'update', await this.find(tx, auth, id, true));
       const flow = input.flow ?? current.flow;
       const active = input.active ?? current.active;
-      if (active) assertRunnable(flow);
+      // Checked when the flow becomes active or its graph changes: a rename never depends on the graph.
+      if (active && (input.active === true || input.flow !== undefined)) assertRunnable(flow);
       if (input.flow) await assertFlowReferencesOwned(tx, auth.tenantId, input.flow);
       const values: unknown[] = columns.map((c) => (c === 'flow' ? JSON.stringify(input.flow) : input[c]));
       const sets = columns.map((c, i) => `"${c}" = $${i + 3}${c === 'flow' ? '::jsonb' : ''}`);

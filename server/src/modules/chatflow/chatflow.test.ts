@@ -287,6 +287,15 @@ describe('PUT /chat-flow/:chatFlowId', () => {
       body: { flow: unreachableFlow() },
     });
     expect(broken.status).toBe(400);
+    // A stored active flow whose graph no longer passes (e.g. written before a new check) can still be renamed.
+    const ds = server.deps.dataSource;
+    await ds.query(`UPDATE chat_flows SET flow = $2::jsonb WHERE id = $1`, [live.id, JSON.stringify(unreachableFlow())]);
+    const renamed = await server.request('PUT', `/chat-flow/${live.id}`, {
+      token: a.users.super.token,
+      body: { name: 'Renomeado' },
+    });
+    expect(renamed.status).toBe(200);
+    await ds.query(`UPDATE chat_flows SET flow = $2::jsonb WHERE id = $1`, [live.id, JSON.stringify(twoStepFlow())]);
     const [row] = await server.deps.dataSource.query(`SELECT flow FROM chat_flows WHERE id = $1`, [live.id]);
     expect(row.flow.steps).toHaveLength(2);
   });
