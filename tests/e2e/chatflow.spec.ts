@@ -115,6 +115,19 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     await page.getByTestId('builder-undo').click();
     await expect(page.locator('.react-flow__node')).toHaveCount(2);
 
+    // Flow settings: welcome message, no-answer time and where such a ticket goes.
+    await page.getByTestId('builder-settings').click();
+    const settings = page.getByTestId('settings-panel');
+    await settings.getByTestId('settings-welcome').fill('Bem-vindo!');
+    await settings.getByTestId('settings-no-answer').fill('5');
+    await settings.getByTestId('settings-no-answer-target-type').selectOption('close');
+    await settings.getByTestId('settings-max-attempts').fill('99');
+    await settings.getByTestId('settings-apply').click();
+    await expect(settings.getByTestId('settings-max-attempts-error')).toContainText('no máximo 10');
+    await settings.getByTestId('settings-max-attempts').fill('2');
+    await settings.getByTestId('settings-apply').click();
+    await expect(settings.getByTestId('settings-max-attempts-error')).toHaveCount(0);
+
     // Save active.
     await page.getByTestId('builder-active').locator('..').click();
     await expect(page.getByTestId('builder-active')).toBeChecked();
@@ -139,6 +152,12 @@ test.describe('chat-flow builder and list (signed in as supervisor)', () => {
     expect(exported.flow.steps.map((s: { name: string }) => s.name)).toEqual(['Início', 'Despedida']);
     expect(exported.flow.steps[0].conditions).toEqual([{ id: 'c2', type: 'any', target: { type: 'step', stepId: 'etapa1' } }]);
     expect(exported.flow.steps[1].interactions).toEqual([{ id: 'i1', type: 'message', text: FAREWELL }]);
+    expect(exported.flow.settings).toMatchObject({
+      welcomeMessage: 'Bem-vindo!',
+      noAnswerMinutes: 5,
+      noAnswerTarget: { type: 'close' },
+      maxAttempts: 2,
+    });
 
     // The builder's chunk (React Flow and its styles) runs under the app's CSP.
     expect(await cspViolations()).toEqual([]);
