@@ -305,8 +305,15 @@ test.describe('a flow runs against the Cloud API fake (needs the engine)', () =>
     await deliverInbound(baseURL!, live.fake, channel, from, contactName, 'qualquer coisa');
     await expect.poll(texts(from), { timeout: 15_000 }).toContain(farewell);
 
-    // The connection's chatbot flow: a new customer's first message starts it by itself.
-    await api(page, 'PUT', `/whatsapp/${channel.id}`, { chatFlowId: flow.id });
+    // The connection's chatbot flow, chosen in the connection form: a new customer's first message starts it by itself.
+    await page.goto('/#/sessoes');
+    const card = page.locator(`[data-testid="channel-card"][data-channel-id="${channel.id}"]`);
+    await card.getByTestId('channel-more').click();
+    await page.getByTestId('channel-edit').click();
+    await page.getByTestId('channel-chatflow').selectOption(String(flow.id));
+    await page.getByTestId('form-save').click();
+    await expect(page.getByTestId('channel-form')).toHaveCount(0);
+    expect((await api(page, 'GET', `/whatsapp/${channel.id}`)).chatFlowId).toBe(flow.id);
     try {
       const newcomer = phone();
       await deliverInbound(baseURL!, live.fake, channel, newcomer, `Cliente Novo ${suffix()}`, 'Bom dia');
