@@ -16,6 +16,7 @@ import {
 } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
 import { INTERACTIVE_BUTTON_MAX, INTERACTIVE_TEXT_MAX } from '@shared/limits';
 import { useListContactsQuery, type ContactDto } from '../../api/contacts.api';
 import { describeError } from '../../api/error-mapper';
@@ -222,11 +223,13 @@ export function ScheduleDialog({
   const [touched, setTouched] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [schedule, { isLoading }] = useScheduleMessageMutation();
-  const check = validateSchedule({ body, date, time }, new Date());
+  // Date and time are the tenant's wall time, as on /agendamentos, whatever the browser's zone.
+  const timeZone = useTenantTimeZone();
+  const check = validateSchedule({ body, date, time }, new Date(), timeZone);
 
   const choose = (p: SchedulePreset) => {
     setPreset(p);
-    const fields = presetFields(p, new Date());
+    const fields = presetFields(p, new Date(), timeZone);
     if (fields) {
       setDate(fields.date);
       setTime(fields.time);
@@ -236,7 +239,7 @@ export function ScheduleDialog({
     setTouched(true);
     setServerError(null);
     // Read the clock again: the dialog may have been open for a while.
-    const final = validateSchedule({ body, date, time }, new Date());
+    const final = validateSchedule({ body, date, time }, new Date(), timeZone);
     if (!final.valid || !final.when) return;
     const result = await schedule({
       ticketId,
@@ -249,7 +252,7 @@ export function ScheduleDialog({
     if ('error' in result) setServerError(describeRefusal(result.error, t));
     else {
       showToast(
-        t('chatTools.schedule.done', { date: formatScheduleDate(result.data.scheduleDate ?? final.when.toISOString()) }),
+        t('chatTools.schedule.done', { date: formatScheduleDate(result.data.scheduleDate ?? final.when.toISOString(), timeZone) }),
         'success',
       );
       onScheduled();

@@ -15,6 +15,7 @@ import {
 } from '@shared/limits';
 import { resolveQuickMessageCommand, type QuickMessageCandidate } from '@shared/quick-message-command';
 import type { Message } from '../../api/messages.api';
+import { SHORTCUT_HOUR, instantOf, shortcutWallTime, wallTimeOf } from '../schedules/schedule-time';
 
 /** Reply buttons per interactive message (WhatsApp Cloud API; the server refuses more). */
 export const INTERACTIVE_BUTTONS_MAX_COUNT = 3;
@@ -70,47 +71,35 @@ export type SchedulePreset = (typeof QUICK_SCHEDULE_SHORTCUTS)[number];
 export const SCHEDULE_PRESETS = QUICK_SCHEDULE_SHORTCUTS;
 export const RECURRENCE_OPTIONS = SCHEDULE_RECURRENCE_DAYS;
 /** Hour a "tomorrow" or "next week" schedule starts at (the business morning). */
-export const SCHEDULE_PRESET_HOUR = 9;
+export const SCHEDULE_PRESET_HOUR = SHORTCUT_HOUR;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Values of `<input type="date">` (yyyy-MM-dd) and `<input type="time">` (HH:mm), local time. */
+/**
+ * Values of `<input type="date">` (yyyy-MM-dd) and `<input type="time">` (HH:mm): a wall time in
+ * the tenant's time zone (the setting `timeZone`), as in /agendamentos (schedules/schedule-time.ts),
+ * whatever the browser's own zone.
+ */
 export interface ScheduleFields {
   date: string;
   time: string;
 }
 
-export const toDateField = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-export const toTimeField = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-
 /**
- * The date and time a shortcut fills in: in 30 minutes (rounded up to the minute); tomorrow and
- * next week (same weekday, 7 days on) at 09:00. Custom keeps whatever the agent typed (null).
+ * The date and time a shortcut fills in, in `zone`: in 30 minutes (rounded up to the minute);
+ * tomorrow and next week (same weekday, 7 days on) at 09:00. Custom keeps whatever the agent typed (null).
  */
-export function presetFields(preset: SchedulePreset, now: Date): ScheduleFields | null {
-  if (preset === 'custom') return null;
-  if (preset === 'in30Minutes') {
-    const at = new Date(now.getTime() + 30 * 60_000);
-    if (at.getSeconds() > 0 || at.getMilliseconds() > 0) {
-      at.setSeconds(0, 0);
-      at.setMinutes(at.getMinutes() + 1);
-    }
-    return { date: toDateField(at), time: toTimeField(at) };
-  }
-  const at = new Date(now.getFullYear(), now.getMonth(), now.getDate() + (preset === 'tomorrow' ? 1 : 7), SCHEDULE_PRESET_HOUR, 0, 0, 0);
-  return { date: toDateField(at), time: toTimeField(at) };
+export function presetFields(preset: SchedulePreset, now: Date, zone: string): ScheduleFields | null {
+  const wall = shortcutWallTime(preset, now, zone);
+  if (!wall) return null;
+  const [date, time] = wall.split('T');
+  return { date, time };
 }
 
-/** Local date from the two fields, or null when either is malformed or the day does not exist. */
-export function scheduleDateOf(fields: ScheduleFields): Date | null {
-  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fields.date.trim());
-  const t = /^(\d{2}):(\d{2})$/.exec(fields.time.trim());
-  if (!d || !t) return null;
-  const [year, month, day, hour, minute] = [d[1], d[2], d[3], t[1], t[2]].map(Number);
-  if (hour > 23 || minute > 59) return null;
-  const date = new Date(year, month - 1, day, hour, minute, 0, 0);
-  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return null;
-  return date;
+/** The instant the two fields name in `zone`, or null when either is malformed or the day does not exist. */
+export function scheduleDateOf(fields: ScheduleFields, zone: string): Date | null {
+  const date = fields.date.trim();
+  const time = fields.time.trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return null;
+  return instantOf(`${date}T${time}`, zone);
 }
 
 export interface ScheduleErrors {
@@ -123,13 +112,13 @@ export interface ScheduleErrors {
 }
 
 /** Spec section 5: a date and a time are required; the message too; the moment must be ahead. */
-export function validateSchedule(input: ScheduleFields & { body: string }, now: Date): ScheduleErrors {
+export function validateSchedule(input: ScheduleFields & { body: string }, now: Date, zone: string): ScheduleErrors {
   const body = input.body.trim() ? null : 'chatTools.schedule.bodyRequired';
   let date = input.date.trim() ? null : 'chatTools.schedule.dateRequired';
   const time = input.time.trim() ? null : 'chatTools.schedule.timeRequired';
   let when: Date | null = null;
   if (!date && !time) {
-    when = scheduleDateOf(input);
+    when = scheduleDateOf(input, zone);
     if (!when) date = 'chatTools.schedule.invalidDate';
     else if (when.getTime() <= now.getTime()) {
       date = 'chatTools.schedule.pastDate';
@@ -140,11 +129,13 @@ export function validateSchedule(input: ScheduleFields & { body: string }, now: 
   return { body, date, time, valid, when: valid ? when : null };
 }
 
-/** dd/MM/yyyy HH:mm of a scheduled message (spec section 5 date-time format). */
-export function formatScheduleDate(iso: string): string {
+/** dd/MM/yyyy HH:mm of a scheduled message in `zone` (spec section 5 date-time format). */
+export function formatScheduleDate(iso: string, zone: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const [date, time] = wallTimeOf(d, zone).split('T');
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year} ${time}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,6 +291,10 @@ export function pickAudioMimeType(isSupported: (type: string) => boolean): strin
   return '';
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+const toDateField = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/** A recording's file name, in the agent's own clock (the file is theirs, not the tenant's). */
 export const audioFileName = (mimeType: string, at: Date) => {
   const ext = mimeType.includes('ogg') ? 'ogg' : mimeType.includes('mp4') ? 'm4a' : 'webm';
   return `audio-${toDateField(at)}-${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}.${ext}`;
