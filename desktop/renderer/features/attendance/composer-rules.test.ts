@@ -13,13 +13,10 @@ import {
   messageActionsOf,
   microphoneErrorKey,
   pickAudioMimeType,
-  presetFields,
   quickReplyOutcome,
-  scheduleDateOf,
   toggleForwardSelection,
   validateForward,
   validateInteractive,
-  validateSchedule,
   vcardFileName,
 } from './composer-rules';
 
@@ -57,69 +54,15 @@ describe('interactive buttons dialog', () => {
   });
 });
 
-describe('schedule dialog', () => {
-  // The tenant's zone, not the test machine's: every moment is built in it.
+describe('scheduled mark', () => {
+  // The composer schedules with /agendamentos' form (schedules/schedule-time.ts and its tests);
+  // the thread shows the moment in the tenant's zone, not the test machine's.
   const zone = 'America/Sao_Paulo';
-  const at = (y: number, mo: number, d: number, h: number, mi: number, sec = 0) => new Date(new TZDate(y, mo, d, h, mi, sec, 0, zone).getTime());
-  const now = at(2026, 2, 10, 14, 12, 30); // Tuesday 10/03/2026 14:12:30 in São Paulo
 
-  it('presets: in 30 minutes (rounded up to the minute), tomorrow and next week at 09:00, custom keeps the fields', () => {
-    expect(presetFields('in30Minutes', now, zone)).toEqual({ date: '2026-03-10', time: '14:43' });
-    expect(presetFields('in30Minutes', at(2026, 2, 10, 14, 12), zone)).toEqual({ date: '2026-03-10', time: '14:42' });
-    expect(presetFields('tomorrow', now, zone)).toEqual({ date: '2026-03-11', time: '09:00' });
-    expect(presetFields('nextWeek', now, zone)).toEqual({ date: '2026-03-17', time: '09:00' });
-    expect(presetFields('custom', now, zone)).toBeNull();
-  });
-
-  it('presets cross month and year ends', () => {
-    expect(presetFields('in30Minutes', at(2026, 11, 31, 23, 45), zone)).toEqual({ date: '2027-01-01', time: '00:15' });
-    expect(presetFields('tomorrow', at(2026, 1, 28, 10, 0), zone)).toEqual({ date: '2026-03-01', time: '09:00' });
-    expect(presetFields('nextWeek', at(2026, 11, 28, 10, 0), zone)).toEqual({ date: '2027-01-04', time: '09:00' });
-  });
-
-  it('reads the fields in the tenant zone, not the browser one', () => {
-    // 23:30 in São Paulo is already the next day in Tokyo: "tomorrow" differs by zone.
-    const late = at(2026, 2, 10, 23, 30);
-    expect(presetFields('tomorrow', late, zone)).toEqual({ date: '2026-03-11', time: '09:00' });
-    expect(presetFields('tomorrow', late, 'Asia/Tokyo')).toEqual({ date: '2026-03-12', time: '09:00' });
-    expect(scheduleDateOf({ date: '2026-03-11', time: '09:00' }, zone)!.toISOString()).toBe('2026-03-11T12:00:00.000Z');
-    expect(scheduleDateOf({ date: '2026-03-11', time: '09:00' }, 'Asia/Tokyo')!.toISOString()).toBe('2026-03-11T00:00:00.000Z');
+  it('shows a scheduled date as dd/MM/yyyy HH:mm in the tenant zone', () => {
+    expect(formatScheduleDate(new Date(new TZDate(2026, 2, 11, 9, 5, 0, 0, zone).getTime()).toISOString(), zone)).toBe('11/03/2026 09:05');
     expect(formatScheduleDate('2026-03-11T12:00:00.000Z', zone)).toBe('11/03/2026 09:00');
     expect(formatScheduleDate('2026-03-11T12:00:00.000Z', 'Asia/Tokyo')).toBe('11/03/2026 21:00');
-  });
-
-  it('a date and a time are required, and the message', () => {
-    const r = validateSchedule({ body: '', date: '', time: '' }, now, zone);
-    expect(r).toMatchObject({
-      body: 'chatTools.schedule.bodyRequired',
-      date: 'chatTools.schedule.dateRequired',
-      time: 'chatTools.schedule.timeRequired',
-      valid: false,
-      when: null,
-    });
-    expect(validateSchedule({ body: 'Oi', date: '2026-03-11', time: '' }, now, zone).time).toBe('chatTools.schedule.timeRequired');
-    expect(validateSchedule({ body: 'Oi', date: '', time: '10:00' }, now, zone).date).toBe('chatTools.schedule.dateRequired');
-  });
-
-  it('refuses days that do not exist and moments not ahead of now', () => {
-    expect(validateSchedule({ body: 'Oi', date: '2026-02-31', time: '10:00' }, now, zone).date).toBe('chatTools.schedule.invalidDate');
-    expect(validateSchedule({ body: 'Oi', date: '2026-03-10', time: '25:00' }, now, zone).date).toBe('chatTools.schedule.invalidDate');
-    expect(validateSchedule({ body: 'Oi', date: '2026-03-10', time: '14:12' }, now, zone).date).toBe('chatTools.schedule.pastDate');
-    const ok = validateSchedule({ body: 'Oi', date: '2026-03-10', time: '14:13' }, now, zone);
-    expect(ok.valid).toBe(true);
-    expect(ok.when).toEqual(at(2026, 2, 10, 14, 13));
-  });
-
-  it('every preset gives a valid future moment', () => {
-    for (const preset of ['in30Minutes', 'tomorrow', 'nextWeek'] as const) {
-      const fields = presetFields(preset, now, zone)!;
-      expect(validateSchedule({ body: 'Oi', ...fields }, now, zone).valid).toBe(true);
-      expect(scheduleDateOf(fields, zone)!.getTime()).toBeGreaterThan(now.getTime());
-    }
-  });
-
-  it('shows a scheduled date as dd/MM/yyyy HH:mm', () => {
-    expect(formatScheduleDate(at(2026, 2, 11, 9, 5).toISOString(), zone)).toBe('11/03/2026 09:05');
     expect(formatScheduleDate('nope', zone)).toBe('');
   });
 });

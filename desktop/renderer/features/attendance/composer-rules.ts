@@ -10,12 +10,10 @@ import {
   INTERACTIVE_BUTTON_MAX,
   INTERACTIVE_TEXT_MAX,
   INTERACTIVE_TEXT_MIN,
-  QUICK_SCHEDULE_SHORTCUTS,
-  SCHEDULE_RECURRENCE_DAYS,
 } from '@shared/limits';
 import { resolveQuickMessageCommand, type QuickMessageCandidate } from '@shared/quick-message-command';
 import type { Message } from '../../api/messages.api';
-import { SHORTCUT_HOUR, instantOf, shortcutWallTime, wallTimeOf } from '../schedules/schedule-time';
+import { wallTimeOf } from '../schedules/schedule-time';
 
 /** Reply buttons per interactive message (WhatsApp Cloud API; the server refuses more). */
 export const INTERACTIVE_BUTTONS_MAX_COUNT = 3;
@@ -65,69 +63,7 @@ export const interactivePayload = (body: string, titles: readonly string[]) => (
 });
 
 // ---------------------------------------------------------------------------------------------
-// Schedule dialog
-
-export type SchedulePreset = (typeof QUICK_SCHEDULE_SHORTCUTS)[number];
-export const SCHEDULE_PRESETS = QUICK_SCHEDULE_SHORTCUTS;
-export const RECURRENCE_OPTIONS = SCHEDULE_RECURRENCE_DAYS;
-/** Hour a "tomorrow" or "next week" schedule starts at (the business morning). */
-export const SCHEDULE_PRESET_HOUR = SHORTCUT_HOUR;
-
-/**
- * Values of `<input type="date">` (yyyy-MM-dd) and `<input type="time">` (HH:mm): a wall time in
- * the tenant's time zone (the setting `timeZone`), as in /agendamentos (schedules/schedule-time.ts),
- * whatever the browser's own zone.
- */
-export interface ScheduleFields {
-  date: string;
-  time: string;
-}
-
-/**
- * The date and time a shortcut fills in, in `zone`: in 30 minutes (rounded up to the minute);
- * tomorrow and next week (same weekday, 7 days on) at 09:00. Custom keeps whatever the agent typed (null).
- */
-export function presetFields(preset: SchedulePreset, now: Date, zone: string): ScheduleFields | null {
-  const wall = shortcutWallTime(preset, now, zone);
-  if (!wall) return null;
-  const [date, time] = wall.split('T');
-  return { date, time };
-}
-
-/** The instant the two fields name in `zone`, or null when either is malformed or the day does not exist. */
-export function scheduleDateOf(fields: ScheduleFields, zone: string): Date | null {
-  const date = fields.date.trim();
-  const time = fields.time.trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return null;
-  return instantOf(`${date}T${time}`, zone);
-}
-
-export interface ScheduleErrors {
-  body: string | null;
-  date: string | null;
-  time: string | null;
-  valid: boolean;
-  /** The instant to send, when valid. */
-  when: Date | null;
-}
-
-/** Spec section 5: a date and a time are required; the message too; the moment must be ahead. */
-export function validateSchedule(input: ScheduleFields & { body: string }, now: Date, zone: string): ScheduleErrors {
-  const body = input.body.trim() ? null : 'chatTools.schedule.bodyRequired';
-  let date = input.date.trim() ? null : 'chatTools.schedule.dateRequired';
-  const time = input.time.trim() ? null : 'chatTools.schedule.timeRequired';
-  let when: Date | null = null;
-  if (!date && !time) {
-    when = scheduleDateOf(input, zone);
-    if (!when) date = 'chatTools.schedule.invalidDate';
-    else if (when.getTime() <= now.getTime()) {
-      date = 'chatTools.schedule.pastDate';
-      when = null;
-    }
-  }
-  const valid = !body && !date && !time && when !== null;
-  return { body, date, time, valid, when: valid ? when : null };
-}
+// Scheduled messages
 
 /** dd/MM/yyyy HH:mm of a scheduled message in `zone` (spec section 5 date-time format). */
 export function formatScheduleDate(iso: string, zone: string): string {
