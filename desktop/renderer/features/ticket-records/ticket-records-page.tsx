@@ -9,11 +9,13 @@ import {
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { SOCKET_EVENTS } from '@shared/events';
 import { describeError } from '../../api/error-mapper';
 import { useListNotesQuery, useListProtocolsQuery, type TicketRecordsArgs } from '../../api/ticket-records.api';
 import { DateField, FormErrorSummary, TextField } from '../../app/forms/form-fields';
 import { showServerFailure } from '../../app/forms/server-errors';
 import { useZodForm } from '../../app/forms/use-zod-form';
+import { useLiveRefresh } from '../../app/realtime/live-refresh';
 import { EMPTY_CELL } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
@@ -28,6 +30,15 @@ const PAGE_SIZES = [TICKET_RECORDS_PAGE_SIZE_DEFAULT, 50, 100, TICKET_RECORDS_PA
 const FILTER_FIELDS = ['search', 'startDate', 'endDate'] as const;
 const ROUTE_OF: Record<TicketRecordsKind, string> = { protocols: 'protocolos', notes: 'notas' };
 
+/**
+ * What moves each list while it is open: a ticket created or changed (its protocol), a note
+ * added or removed on a ticket. The list asks again, throttled.
+ */
+const LIVE_EVENTS: Record<TicketRecordsKind, readonly string[]> = {
+  protocols: [SOCKET_EVENTS.ticketCreate, SOCKET_EVENTS.ticketUpdate, SOCKET_EVENTS.ticketDelete],
+  notes: [SOCKET_EVENTS.ticketNote],
+};
+
 const statusOf = (error: unknown): number | string | undefined => (error as { status?: number | string } | undefined)?.status;
 
 /** The page of one list: the protocols' or the notes' query, with the same arguments. */
@@ -36,6 +47,7 @@ function useRecordsPage(kind: TicketRecordsKind, args: TicketRecordsArgs) {
   const protocols = useListProtocolsQuery(args, { skip: kind !== 'protocols', refetchOnMountOrArgChange: true });
   const notes = useListNotesQuery(args, { skip: kind !== 'notes', refetchOnMountOrArgChange: true });
   const query = kind === 'protocols' ? protocols : notes;
+  useLiveRefresh(LIVE_EVENTS[kind], () => void query.refetch());
   const rows: DataRow[] | undefined =
     kind === 'protocols'
       ? (protocols.data?.protocols as DataRow[] | undefined)
