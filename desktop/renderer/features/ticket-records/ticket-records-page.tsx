@@ -1,4 +1,4 @@
-import { Button, Card, H3, NonIdealState } from '@blueprintjs/core';
+import { Button, Card, NonIdealState } from '@blueprintjs/core';
 import {
   TICKET_RECORDS_PAGE_SIZE_DEFAULT,
   TICKET_RECORDS_PAGE_SIZE_MAX,
@@ -23,6 +23,7 @@ import { recordsFormDefaults, recordsFormToFilters, type RecordsFormValues } fro
 import '../../app/crud/crud.css';
 import '../reports/reports.css';
 import './ticket-records.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 export type TicketRecordsKind = 'protocols' | 'notes';
 
@@ -49,9 +50,7 @@ function useRecordsPage(kind: TicketRecordsKind, args: TicketRecordsArgs) {
   const query = kind === 'protocols' ? protocols : notes;
   useLiveRefresh(LIVE_EVENTS[kind], () => void query.refetch());
   const rows: DataRow[] | undefined =
-    kind === 'protocols'
-      ? (protocols.data?.protocols as DataRow[] | undefined)
-      : (notes.data?.notes as DataRow[] | undefined);
+    kind === 'protocols' ? (protocols.data?.protocols as DataRow[] | undefined) : (notes.data?.notes as DataRow[] | undefined);
   return { query, rows, page: query.data };
 }
 
@@ -125,7 +124,12 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
       ];
     }
     return [
-      { key: 'note', label: t('ticketRecords.columns.note'), kind: 'text', render: (row) => <span className="ticket-records-note">{String(row.note)}</span> },
+      {
+        key: 'note',
+        label: t('ticketRecords.columns.note'),
+        kind: 'text',
+        render: (row) => <span className="ticket-records-note">{String(row.note)}</span>,
+      },
       { key: 'protocol', label: t('ticketRecords.columns.protocol'), kind: 'text', render: protocolLink },
       ticket,
       contact,
@@ -172,12 +176,7 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
 
   return (
     <div className="page crud-page report-page" data-testid={testId}>
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t(`routes.${ROUTE_OF[kind]}`)}</H3>
-          <p className="crud-page-description">{t(`ticketRecords.${kind}.description`)}</p>
-        </div>
-      </header>
+      <PageHeader title={t(`routes.${ROUTE_OF[kind]}`)} description={t(`ticketRecords.${kind}.description`)} />
 
       <Card className="report-filters" compact>
         <form onSubmit={submit} noValidate data-testid="records-filters">
@@ -190,12 +189,24 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
               maxLength={TICKET_RECORDS_SEARCH_MAX}
               testId="records-search"
             />
-            <DateField control={form.control} name="startDate" label={t('ticketRecords.fields.startDate')} testId="records-startDate" />
+            <DateField
+              control={form.control}
+              name="startDate"
+              label={t('ticketRecords.fields.startDate')}
+              testId="records-startDate"
+            />
             <DateField control={form.control} name="endDate" label={t('ticketRecords.fields.endDate')} testId="records-endDate" />
           </div>
           <div className="report-filter-actions">
             <FormErrorSummary control={form.control} testId="records-form-summary" />
-            <Button type="submit" intent="primary" icon="search" text={t('ticketRecords.search')} loading={query.isFetching} data-testid="records-submit" />
+            <Button
+              type="submit"
+              intent="primary"
+              icon="search"
+              text={t('ticketRecords.search')}
+              loading={query.isFetching}
+              data-testid="records-submit"
+            />
           </div>
         </form>
       </Card>
