@@ -202,8 +202,8 @@ export class ChatflowEngine {
     const facts = await this.loadFacts(event.tenantId, t.id);
     if (!facts || !this.botMayRun(facts)) return;
     const now = this.deps.clock.now();
-    let outcome: Outcome | null = null;
-    let flow: LoadedFlow | null = null;
+    let outcome: Outcome;
+    let flow: LoadedFlow | null;
     if (facts.state) {
       if (facts.state.variables[BOT_RESUME_KEY]) return 'handled'; // mid-step (a delay): the message is kept, not an answer
       flow = await this.loadFlow(facts.tenantId, facts.state.chatFlowId);
@@ -252,7 +252,7 @@ export class ChatflowEngine {
     };
     let outcome: Outcome;
     if (resume.welcome) {
-      outcome = await this.startFromContext(ctx, null);
+      outcome = await this.startFromContext(ctx);
     } else {
       const step = stepOf(flow.definition, resume.stepId);
       outcome = step ? await this.runStep(ctx, step, resume.index, 0) : this.finish(ctx, routeTo(ctx, null, 'missingStep'));
@@ -283,14 +283,6 @@ export class ChatflowEngine {
       if (due.length < 100) break;
     }
     return handled;
-  }
-
-  /**
-   * Starts a flow for a ticket right now (the flow test route): the state row at the start step,
-   * then the start step runs. The ticket must be active and without an agent.
-   */
-  async startNow(ticketId: number): Promise<boolean> {
-    return this.runDue(ticketId);
   }
 
   /**
@@ -454,11 +446,11 @@ export class ChatflowEngine {
 
   private async start(facts: Facts, flow: LoadedFlow, firstMessage: string | null, now: Date): Promise<Outcome> {
     const ctx: RunContext = { facts, now, answer: firstMessage, effects: [], flow, variables: {}, jumps: 0 };
-    return this.startFromContext(ctx, firstMessage);
+    return this.startFromContext(ctx);
   }
 
   /** Flow-level start rules, the welcome message, then the start step. */
-  private async startFromContext(ctx: RunContext, _firstMessage: string | null): Promise<Outcome> {
+  private async startFromContext(ctx: RunContext): Promise<Outcome> {
     const s = ctx.flow.definition.settings;
     if (s.outsideBusinessHoursTarget && !this.isOpen(ctx)) {
       return this.routeOrEnter(ctx, s.outsideBusinessHoursTarget, 'outsideBusinessHours', 0);
@@ -550,7 +542,7 @@ export class ChatflowEngine {
           }
           ctx.flow = next;
           ctx.jumps++;
-          return this.startFromContext(ctx, null);
+          return this.startFromContext(ctx);
         }
       }
     }
@@ -612,7 +604,9 @@ export class ChatflowEngine {
   }
 
   /** The flow's variables now; the message variables ({{name}} ...) are filled when written. */
-  private flowText(ctx: RunContext, text: string): string {
+  /** `url`: the values are URL-encoded (a variable cannot add a path, a query or another host). */
+  private flowText(ctx: RunContext, text: string, url = false): string {
+    const encode = url ? encodeURIComponent : (v: string) => v;
     const c = ctx.facts.contact;
     const known: Record<string, string> = {
       name: c.name,
@@ -625,9 +619,9 @@ export class ChatflowEngine {
     };
     // The contact's variables now (a prompt or a URL never reaches renderForTicket); the others
     // ({{greeting}}, {{kanban}} ...) are filled when the message is written.
-    return renderFlowVariables(text, { number: c.number, ticketId: ctx.facts.ticketId, variables: ctx.variables }).replace(
+    return renderFlowVariables(text, { number: c.number, ticketId: ctx.facts.ticketId, variables: ctx.variables }, encode).replace(
       /\{\{\s*([A-Za-z]+)\s*\}\}/g,
-      (token, name: string) => (name in known ? known[name] : token),
+      (token, name: string) => (name in known ? encode(known[name]) : token),
     );
   }
 
@@ -639,7 +633,7 @@ export class ChatflowEngine {
 
   /** GET the URL; the JSON answer's fields become variables. A failure is logged and the flow goes on without them. */
   private async webhook(ctx: RunContext, interaction: Extract<FlowStep['interactions'][number], { type: 'webhook' }>): Promise<void> {
-    const url = this.flowText(ctx, interaction.url);
+    const url = this.flowText(ctx, interaction.url, true);
     try {
       const res = await this.http(url, { timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: WEBHOOK_MAX_BYTES, headers: { accept: 'application/json' } });
       const json = JSON.parse(res.body.toString('utf8')) as unknown;
@@ -663,7 +657,7 @@ export class ChatflowEngine {
 
   /** Downloads the file (guarded) to the tenant's private folder; it is sent as a media message. */
   private async media(ctx: RunContext, interaction: Extract<FlowStep['interactions'][number], { type: 'media' }>): Promise<void> {
-    const url = this.flowText(ctx, interaction.url);
+    const url = this.flowText(ctx, interaction.url, true);
     try {
       const res = await this.http(url, { timeoutMs: WEBHOOK_TIMEOUT_MS * 3, maxBytes: MESSAGE_MEDIA_MAX_BYTES });
       const mimeType = (res.contentType.split(';')[0] || 'application/octet-stream').trim().toLowerCase();
