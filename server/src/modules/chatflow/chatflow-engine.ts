@@ -273,14 +273,17 @@ export class ChatflowEngine {
         `SELECT "ticketId" FROM ticket_bot_states WHERE "dueAt" <= $1 ORDER BY "dueAt", "ticketId" LIMIT 100`,
         [now],
       )) as { ticketId: number }[];
+      let progressed = 0;
       for (const { ticketId } of due) {
         try {
-          if (await this.runDue(ticketId, now)) handled++;
+          if (await this.runDue(ticketId, now)) progressed++;
         } catch (err) {
           this.deps.logger.error({ err, ticketId }, 'chatbot sweep: ticket failed');
         }
       }
-      if (due.length < 100) break;
+      handled += progressed;
+      // Rows held elsewhere (SKIP LOCKED) come back in the next sweep, not in a loop here.
+      if (due.length < 100 || progressed === 0) break;
     }
     return handled;
   }
