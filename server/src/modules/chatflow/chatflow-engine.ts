@@ -153,6 +153,8 @@ export const FLOW_FRESH_MS = 2_000;
 /** Timings of the engine's own work per handled message (ms), for the benchmark. */
 export interface EngineStats {
   samples: number[];
+  /** Per handled message: [read facts and flow, decide (and outside calls), write]. */
+  phases: [number, number, number][];
 }
 
 /**
@@ -172,7 +174,7 @@ export interface EngineStats {
  * write of the row happens under the ticket's row lock.
  */
 export class ChatflowEngine {
-  readonly stats: EngineStats = { samples: [] };
+  readonly stats: EngineStats = { samples: [], phases: [] };
   private collectStats = false;
   private readonly flowCache = new Map<string, LoadedFlow>();
   private readonly freshFlows = new Map<number, { tenantId: number; at: number; flow: LoadedFlow }>();
@@ -182,7 +184,10 @@ export class ChatflowEngine {
   /** Records the engine's own time per handled message (benchmarks). */
   recordStats(on: boolean): void {
     this.collectStats = on;
-    if (on) this.stats.samples = [];
+    if (on) {
+      this.stats.samples = [];
+      this.stats.phases = [];
+    }
   }
 
   // ---------- entry points ----------
@@ -204,20 +209,28 @@ export class ChatflowEngine {
     const now = this.deps.clock.now();
     let outcome: Outcome;
     let flow: LoadedFlow | null;
+    let read: number;
     if (facts.state) {
       if (facts.state.variables[BOT_RESUME_KEY]) return 'handled'; // mid-step (a delay): the message is kept, not an answer
       flow = await this.loadFlow(facts.tenantId, facts.state.chatFlowId);
       if (!flow) return;
+      read = performance.now();
       outcome = await this.answer(facts, flow, event.inbound.body ?? '', now);
     } else if (t.created && !facts.botActive && facts.channelFlowId !== null) {
       flow = await this.loadFlow(facts.tenantId, facts.channelFlowId);
       if (!flow || !flow.active) return;
       const keyword = normalizeText(flow.definition.settings.startKeyword);
       if (keyword && !normalizeText(event.inbound.body ?? '').includes(keyword)) return;
+      read = performance.now();
       outcome = await this.start(facts, flow, event.inbound.body ?? '', now);
     } else return;
+    const decided = performance.now();
     const written = await this.commit(facts, flow, outcome, now, { starting: !facts.state });
-    if (this.collectStats) this.stats.samples.push(performance.now() - started);
+    if (this.collectStats) {
+      const end = performance.now();
+      this.stats.samples.push(end - started);
+      this.stats.phases.push([read - started, decided - read, end - decided]);
+    }
     return written ? 'handled' : undefined;
   }
 
