@@ -7,7 +7,8 @@ import { MESSAGE_MEDIA_MAX_BYTES } from '@shared/schemas/messages';
 import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
-import { MESSAGE_MEDIA_FOLDER, tenantMediaRoot } from '../messages/message-media';
+import { safeDisplayName, safeMimeType } from '../../core/tenant-file-store';
+import { MESSAGE_MEDIA_FOLDER, isBlockedFileName, tenantMediaRoot } from '../messages/message-media';
 import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
 import { BOT_RESUME_KEY, type BotResume } from '../tickets/ticket-bot';
@@ -590,8 +591,9 @@ export class ChatflowEngine {
     const url = this.flowText(ctx, interaction.url, true);
     try {
       const res = await this.http(url, { timeoutMs: WEBHOOK_TIMEOUT_MS * 3, maxBytes: MESSAGE_MEDIA_MAX_BYTES });
-      const mimeType = (res.contentType.split(';')[0] || 'application/octet-stream').trim().toLowerCase();
-      const fileName = interaction.fileName?.trim() || decodeURIComponent(new URL(url).pathname.split('/').pop() || 'arquivo');
+      const mimeType = safeMimeType((res.contentType.split(';')[0] || 'application/octet-stream').trim().toLowerCase());
+      const fileName = safeDisplayName(interaction.fileName?.trim() || decodeURIComponent(new URL(url).pathname.split('/').pop() || 'arquivo'));
+      if (isBlockedFileName(fileName)) throw new Error(`file type refused: ${path.extname(fileName)}`);
       const ext = path.extname(fileName).replace(/[^.A-Za-z0-9]/g, '').slice(0, 10);
       const relativePath = path.posix.join(MESSAGE_MEDIA_FOLDER, `${randomUUID()}${ext}`);
       const folder = path.join(tenantMediaRoot(this.deps.config.dataDir, ctx.facts.tenantId), MESSAGE_MEDIA_FOLDER);
