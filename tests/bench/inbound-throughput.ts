@@ -66,7 +66,7 @@ async function serve(): Promise<void> {
   process.send!({ url: server.url });
   process.on('message', async (msg: { stop?: boolean; cpu?: boolean; stats?: boolean; resetStats?: boolean }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
-    if (msg.stats) process.send!({ stats: [...engine.stats.samples] });
+    if (msg.stats) process.send!({ stats: [...engine.stats.samples], phases: engine.stats.phases });
     if (msg.resetStats) engine.recordStats(true);
     if (!msg.stop) return;
     await server.close();
@@ -276,9 +276,13 @@ async function main(): Promise<void> {
     const postedAt = performance.now();
     await Promise.race([allReceived, new Promise((r) => setTimeout(r, 30_000))]);
     const cpuAfter = await serverCpu();
+    let phases: [number, number, number][] = [];
     const stats = () =>
       new Promise<number[]>((resolve) => {
-        child.once('message', (m: { stats: number[] }) => resolve(m.stats.sort((a, b) => a - b)));
+        child.once('message', (m: { stats: number[]; phases: [number, number, number][] }) => {
+          phases = m.phases;
+          resolve(m.stats.sort((a, b) => a - b));
+        });
         child.send({ stats: true });
       });
     const stepSamples = await stats();
@@ -369,6 +373,8 @@ async function main(): Promise<void> {
           p99: Number(percentile(stepSamples, 99).toFixed(2)),
         },
         step_overhead_quiet_ms: {
+          // p50 of each phase of the last measured set: read (facts, flow), decide, write (one transaction).
+          phases_p50: [0, 1, 2].map((k) => Number(percentile(phases.map((p) => p[k]).sort((a, b) => a - b), 50).toFixed(2))),
           handled: quietSamples.length,
           p50: Number(percentile(quietSamples, 50).toFixed(2)),
           p95: Number(percentile(quietSamples, 95).toFixed(2)),

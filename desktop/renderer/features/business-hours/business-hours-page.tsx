@@ -35,6 +35,7 @@ import {
   type WeekFailures,
 } from './business-hours-form.logic';
 import '../../app/crud/crud.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 const FAILURE_KEYS: Record<HourFailure, string> = {
   invalidTime: 'businessHours.errors.invalidTime',
@@ -119,12 +120,7 @@ export function BusinessHoursPage() {
 
   return (
     <div className="page crud-page" data-testid="page-horarioAtendimento">
-      <header className="crud-page-header">
-        <div>
-          <h3 className="bp6-heading crud-page-title">{t('routes.horarioAtendimento')}</h3>
-          <p className="crud-page-description">{t('businessHours.description')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.horarioAtendimento')} description={t('businessHours.description')} />
       <Card className="business-hours-card">
         <H5>{t('businessHours.weekTitle')}</H5>
         <HTMLTable className="crud-table business-hours-table" compact data-testid="business-hours-table">

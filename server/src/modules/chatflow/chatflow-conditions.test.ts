@@ -34,6 +34,10 @@ describe('texts', () => {
     expect(renderFlowVariables('{{number}} #{{ticketId}} {{var.x}} {{var.none}} {{name}}', { number: '55', ticketId: 7, variables: { x: 'y' } })).toBe(
       '55 #7 y  {{name}}',
     );
+    // In URLs the values are encoded: a variable cannot add a path, a query or another host.
+    expect(renderFlowVariables('https://api.example.com/o/{{var.x}}', { number: '', ticketId: 1, variables: { x: '../a?b=1#@evil' } }, encodeURIComponent)).toBe(
+      'https://api.example.com/o/..%2Fa%3Fb%3D1%23%40evil',
+    );
     expect(valueAtPath({ a: { b: [{ c: 1 }] } }, 'a.b.0.c')).toBe(1);
     expect(valueAtPath({ a: 1 }, 'a.b')).toBeUndefined();
   });

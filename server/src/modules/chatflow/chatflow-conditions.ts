@@ -142,10 +142,11 @@ export function isWithinBusinessHours(days: readonly BusinessHoursDay[] | null |
 export function renderFlowVariables(
   text: string,
   values: { number: string; ticketId: number; variables: Record<string, string> },
+  encode: (value: string) => string = (v) => v,
 ): string {
   return text.replace(/\{\{\s*(number|ticketId|var\.([A-Za-z_][A-Za-z0-9_]{0,39}))\s*\}\}/g, (_t, name: string, variable?: string) => {
-    if (variable !== undefined) return values.variables[variable] ?? '';
-    return name === 'number' ? values.number : String(values.ticketId);
+    if (variable !== undefined) return encode(values.variables[variable] ?? '');
+    return encode(name === 'number' ? values.number : String(values.ticketId));
   });
 }
 

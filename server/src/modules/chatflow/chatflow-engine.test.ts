@@ -122,6 +122,11 @@ describe('interactions', () => {
       },
     },
     {
+      name: 'media whose file would run code (.exe) is refused; the rest of the step goes on',
+      steps: ({ url }) => [step('a', [{ type: 'media', url: `${url}/file/menu.png`, fileName: 'cardapio.exe' }, { type: 'message', text: 'depois' }])],
+      expectTexts: () => ['depois'],
+    },
+    {
       name: 'generative chat answers the last message through the channel\'s OpenAI-compatible endpoint',
       channelSetup: { generativeChat: { baseUrl: 'URL/v1', apiKey: 'sk-test', model: 'gpt-test' } },
       steps: () => [

@@ -2,36 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from 'typeorm';
-import {
-  FlowDefinitionSchema,
-  type FlowDefinition,
-  type FlowSettings,
-  type FlowStep,
-  type RouteTarget,
-  type SelfDistribution,
-} from '@shared/schemas/chatflow';
+import { FlowDefinitionSchema, type FlowDefinition, type FlowSettings, type FlowStep, type RouteTarget } from '@shared/schemas/chatflow';
 import { MESSAGE_MEDIA_MAX_BYTES } from '@shared/schemas/messages';
-import type { BusinessHoursDay } from '@shared/schemas/tenant-settings';
-import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
+import type { InboundEvent } from '../messaging/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
-import type { Emit, PendingEvent } from '../../realtime/domain-events';
-import { emitMessages } from '../messages/message-events';
-import { MESSAGE_MEDIA_FOLDER, mediaTypeOf, tenantMediaRoot } from '../messages/message-media';
-import type { MessageTicket } from '../messages/message-ticket';
+import type { Emit } from '../../realtime/domain-events';
+import { safeDisplayName, safeMimeType } from '../../core/tenant-file-store';
+import { MESSAGE_MEDIA_FOLDER, isBlockedFileName, tenantMediaRoot } from '../messages/message-media';
 import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
-import { pickQueueUser } from '../queues/auto-distribution';
 import { BOT_RESUME_KEY, type BotResume } from '../tickets/ticket-bot';
-import { closedSet } from '../tickets/ticket-closing';
-import { recordOutboundMessages } from '../tickets/ticket-metrics';
-import { renderForTicket } from '../tickets/ticket-variables';
-import {
-  applyTicketChange,
-  findActiveTicket,
-  queueOutboundTexts,
-  selectTicket,
-  type TicketSet,
-} from '../tickets/ticket-writes';
+import { applyTicketChange, selectTicket } from '../tickets/ticket-writes';
 import { TICKET_COLUMNS, TICKET_FROM, type TicketRow } from '../tickets/tickets.presenter';
 import {
   firstMatch,
@@ -42,14 +23,15 @@ import {
   renderMenu,
   valueAtPath,
   variableText,
-  type ContactFields,
 } from './chatflow-conditions';
+import { CHATBOT_ORIGIN, type Effect, type Facts, type LoadedFlow, type Next, type Outcome, type Variables } from './chatflow-types';
+import { applyOutcome, bufferedEmit } from './chatflow-writes';
 import { GuardedHttpError, guardedRequest } from './guarded-http';
+
+export { CHATBOT_ORIGIN };
 
 type EngineDeps = Pick<AppDeps, 'dataSource' | 'events' | 'jobs' | 'logger' | 'clock' | 'config'>;
 
-/** Origin of every message the bot sends (messages.dataJson.origin): an automated message, never an agent's reply. */
-export const CHATBOT_ORIGIN = 'chatbot';
 /** Steps entered in one go without the customer (guards against a flow that loops through non-waiting steps). */
 export const MAX_HOPS = 25;
 /** Flows started in one go by startFlow interactions. */
@@ -61,73 +43,6 @@ export const WEBHOOK_MAX_BYTES = 256 * 1024;
 export const AI_TIMEOUT_MS = 30_000;
 const VARIABLE_MAX_CHARS = 4096;
 
-type Variables = Record<string, string>;
-
-/** What a run writes in its transaction. */
-type Effect =
-  | { kind: 'text'; body: string }
-  | { kind: 'media'; relativePath: string; mimeType: string; fileName: string; caption: string }
-  | { kind: 'tag'; tagId: number }
-  | { kind: 'kanban'; kanbanId: number };
-
-interface RouteSettings {
-  closeService: boolean;
-  endMessage: string;
-  selfDistribution: SelfDistribution;
-}
-
-type Next =
-  | {
-      type: 'wait';
-      flowId: number;
-      stepId: string;
-      attempts: number;
-      variables: Variables;
-      dueAt: Date | null;
-      resume?: BotResume;
-    }
-  /** target null: the bot lets go, the ticket stays pending in its queue. */
-  | { type: 'route'; target: RouteTarget | null; settings: RouteSettings; reason: string };
-
-interface Outcome {
-  effects: Effect[];
-  next: Next;
-  /** Due time of a delay: the run goes on then (job, sweep as safety net). */
-  resumeInMs?: number;
-}
-
-/** Everything a run reads, in one query, outside any transaction. */
-interface Facts {
-  ticketId: number;
-  tenantId: number;
-  contactId: number;
-  whatsappId: number | null;
-  userId: number | null;
-  status: string;
-  isGroup: boolean;
-  botActive: boolean;
-  chatFlowId: number | null;
-  protocol: string;
-  channelFlowId: number | null;
-  blockChatbot: boolean;
-  contact: ContactFields;
-  businessHours: BusinessHoursDay[];
-  timeZone: string;
-  state: {
-    chatFlowId: number;
-    stepId: string;
-    attempts: number;
-    variables: Record<string, unknown>;
-    dueAt: Date | null;
-    version: string;
-  } | null;
-}
-
-interface LoadedFlow {
-  id: number;
-  active: boolean;
-  definition: FlowDefinition;
-}
 
 interface RunContext {
   facts: Facts;
@@ -153,6 +68,8 @@ export const FLOW_FRESH_MS = 2_000;
 /** Timings of the engine's own work per handled message (ms), for the benchmark. */
 export interface EngineStats {
   samples: number[];
+  /** Per handled message: [read facts and flow, decide (and outside calls), write]. */
+  phases: [number, number, number][];
 }
 
 /**
@@ -172,7 +89,7 @@ export interface EngineStats {
  * write of the row happens under the ticket's row lock.
  */
 export class ChatflowEngine {
-  readonly stats: EngineStats = { samples: [] };
+  readonly stats: EngineStats = { samples: [], phases: [] };
   private collectStats = false;
   private readonly flowCache = new Map<string, LoadedFlow>();
   private readonly freshFlows = new Map<number, { tenantId: number; at: number; flow: LoadedFlow }>();
@@ -182,7 +99,10 @@ export class ChatflowEngine {
   /** Records the engine's own time per handled message (benchmarks). */
   recordStats(on: boolean): void {
     this.collectStats = on;
-    if (on) this.stats.samples = [];
+    if (on) {
+      this.stats.samples = [];
+      this.stats.phases = [];
+    }
   }
 
   // ---------- entry points ----------
@@ -202,22 +122,30 @@ export class ChatflowEngine {
     const facts = await this.loadFacts(event.tenantId, t.id);
     if (!facts || !this.botMayRun(facts)) return;
     const now = this.deps.clock.now();
-    let outcome: Outcome | null = null;
-    let flow: LoadedFlow | null = null;
+    let outcome: Outcome;
+    let flow: LoadedFlow | null;
+    let read: number;
     if (facts.state) {
       if (facts.state.variables[BOT_RESUME_KEY]) return 'handled'; // mid-step (a delay): the message is kept, not an answer
       flow = await this.loadFlow(facts.tenantId, facts.state.chatFlowId);
       if (!flow) return;
+      read = performance.now();
       outcome = await this.answer(facts, flow, event.inbound.body ?? '', now);
     } else if (t.created && !facts.botActive && facts.channelFlowId !== null) {
       flow = await this.loadFlow(facts.tenantId, facts.channelFlowId);
       if (!flow || !flow.active) return;
       const keyword = normalizeText(flow.definition.settings.startKeyword);
       if (keyword && !normalizeText(event.inbound.body ?? '').includes(keyword)) return;
+      read = performance.now();
       outcome = await this.start(facts, flow, event.inbound.body ?? '', now);
     } else return;
+    const decided = performance.now();
     const written = await this.commit(facts, flow, outcome, now, { starting: !facts.state });
-    if (this.collectStats) this.stats.samples.push(performance.now() - started);
+    if (this.collectStats) {
+      const end = performance.now();
+      this.stats.samples.push(end - started);
+      this.stats.phases.push([read - started, decided - read, end - decided]);
+    }
     return written ? 'handled' : undefined;
   }
 
@@ -252,7 +180,7 @@ export class ChatflowEngine {
     };
     let outcome: Outcome;
     if (resume.welcome) {
-      outcome = await this.startFromContext(ctx, null);
+      outcome = await this.startFromContext(ctx);
     } else {
       const step = stepOf(flow.definition, resume.stepId);
       outcome = step ? await this.runStep(ctx, step, resume.index, 0) : this.finish(ctx, routeTo(ctx, null, 'missingStep'));
@@ -273,24 +201,19 @@ export class ChatflowEngine {
         `SELECT "ticketId" FROM ticket_bot_states WHERE "dueAt" <= $1 ORDER BY "dueAt", "ticketId" LIMIT 100`,
         [now],
       )) as { ticketId: number }[];
+      let progressed = 0;
       for (const { ticketId } of due) {
         try {
-          if (await this.runDue(ticketId, now)) handled++;
+          if (await this.runDue(ticketId, now)) progressed++;
         } catch (err) {
           this.deps.logger.error({ err, ticketId }, 'chatbot sweep: ticket failed');
         }
       }
-      if (due.length < 100) break;
+      handled += progressed;
+      // Rows held elsewhere (SKIP LOCKED) come back in the next sweep, not in a loop here.
+      if (due.length < 100 || progressed === 0) break;
     }
     return handled;
-  }
-
-  /**
-   * Starts a flow for a ticket right now (the flow test route): the state row at the start step,
-   * then the start step runs. The ticket must be active and without an agent.
-   */
-  async startNow(ticketId: number): Promise<boolean> {
-    return this.runDue(ticketId);
   }
 
   /**
@@ -331,7 +254,7 @@ export class ChatflowEngine {
         const target = settings.noAnswerTarget ?? { type: 'close' as const };
         if (target.type !== 'step') {
           const outcome: Outcome = { effects: [], next: routeFor(flow, step, target, 'noAnswer') };
-          messageIds.push(...(await this.applyOutcome(tx, emit, current, flow, outcome, now, false)));
+          messageIds.push(...(await applyOutcome(this.deps.logger, tx, emit, current, flow, outcome, now, false)));
           return { kind: 'routed' as const };
         }
         resume = { stepId: target.stepId, index: 0 };
@@ -454,11 +377,11 @@ export class ChatflowEngine {
 
   private async start(facts: Facts, flow: LoadedFlow, firstMessage: string | null, now: Date): Promise<Outcome> {
     const ctx: RunContext = { facts, now, answer: firstMessage, effects: [], flow, variables: {}, jumps: 0 };
-    return this.startFromContext(ctx, firstMessage);
+    return this.startFromContext(ctx);
   }
 
   /** Flow-level start rules, the welcome message, then the start step. */
-  private async startFromContext(ctx: RunContext, _firstMessage: string | null): Promise<Outcome> {
+  private async startFromContext(ctx: RunContext): Promise<Outcome> {
     const s = ctx.flow.definition.settings;
     if (s.outsideBusinessHoursTarget && !this.isOpen(ctx)) {
       return this.routeOrEnter(ctx, s.outsideBusinessHoursTarget, 'outsideBusinessHours', 0);
@@ -550,7 +473,7 @@ export class ChatflowEngine {
           }
           ctx.flow = next;
           ctx.jumps++;
-          return this.startFromContext(ctx, null);
+          return this.startFromContext(ctx);
         }
       }
     }
@@ -612,7 +535,9 @@ export class ChatflowEngine {
   }
 
   /** The flow's variables now; the message variables ({{name}} ...) are filled when written. */
-  private flowText(ctx: RunContext, text: string): string {
+  /** `url`: the values are URL-encoded (a variable cannot add a path, a query or another host). */
+  private flowText(ctx: RunContext, text: string, url = false): string {
+    const encode = url ? encodeURIComponent : (v: string) => v;
     const c = ctx.facts.contact;
     const known: Record<string, string> = {
       name: c.name,
@@ -625,9 +550,9 @@ export class ChatflowEngine {
     };
     // The contact's variables now (a prompt or a URL never reaches renderForTicket); the others
     // ({{greeting}}, {{kanban}} ...) are filled when the message is written.
-    return renderFlowVariables(text, { number: c.number, ticketId: ctx.facts.ticketId, variables: ctx.variables }).replace(
+    return renderFlowVariables(text, { number: c.number, ticketId: ctx.facts.ticketId, variables: ctx.variables }, encode).replace(
       /\{\{\s*([A-Za-z]+)\s*\}\}/g,
-      (token, name: string) => (name in known ? known[name] : token),
+      (token, name: string) => (name in known ? encode(known[name]) : token),
     );
   }
 
@@ -639,7 +564,7 @@ export class ChatflowEngine {
 
   /** GET the URL; the JSON answer's fields become variables. A failure is logged and the flow goes on without them. */
   private async webhook(ctx: RunContext, interaction: Extract<FlowStep['interactions'][number], { type: 'webhook' }>): Promise<void> {
-    const url = this.flowText(ctx, interaction.url);
+    const url = this.flowText(ctx, interaction.url, true);
     try {
       const res = await this.http(url, { timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: WEBHOOK_MAX_BYTES, headers: { accept: 'application/json' } });
       const json = JSON.parse(res.body.toString('utf8')) as unknown;
@@ -663,11 +588,12 @@ export class ChatflowEngine {
 
   /** Downloads the file (guarded) to the tenant's private folder; it is sent as a media message. */
   private async media(ctx: RunContext, interaction: Extract<FlowStep['interactions'][number], { type: 'media' }>): Promise<void> {
-    const url = this.flowText(ctx, interaction.url);
+    const url = this.flowText(ctx, interaction.url, true);
     try {
       const res = await this.http(url, { timeoutMs: WEBHOOK_TIMEOUT_MS * 3, maxBytes: MESSAGE_MEDIA_MAX_BYTES });
-      const mimeType = (res.contentType.split(';')[0] || 'application/octet-stream').trim().toLowerCase();
-      const fileName = interaction.fileName?.trim() || decodeURIComponent(new URL(url).pathname.split('/').pop() || 'arquivo');
+      const mimeType = safeMimeType((res.contentType.split(';')[0] || 'application/octet-stream').trim().toLowerCase());
+      const fileName = safeDisplayName(interaction.fileName?.trim() || decodeURIComponent(new URL(url).pathname.split('/').pop() || 'arquivo'));
+      if (isBlockedFileName(fileName)) throw new Error(`file type refused: ${path.extname(fileName)}`);
       const ext = path.extname(fileName).replace(/[^.A-Za-z0-9]/g, '').slice(0, 10);
       const relativePath = path.posix.join(MESSAGE_MEDIA_FOLDER, `${randomUUID()}${ext}`);
       const folder = path.join(tenantMediaRoot(this.deps.config.dataDir, ctx.facts.tenantId), MESSAGE_MEDIA_FOLDER);
@@ -767,7 +693,7 @@ export class ChatflowEngine {
     if (!locked || locked.userId !== null || (locked.status !== 'open' && locked.status !== 'pending')) return null;
     if (item.starting ? locked.botVersion !== null || locked.botActive : locked.botVersion !== facts.state?.version) return null;
     const { botVersion: _version, ...current } = locked;
-    return this.applyOutcome(tx, emit, current, item.flow, item.outcome, item.now, item.starting);
+    return applyOutcome(this.deps.logger, tx, emit, current, item.flow, item.outcome, item.now, item.starting);
   }
 
   private async afterCommit(ticketId: number, messageIds: number[], resumeInMs?: number): Promise<void> {
@@ -783,202 +709,6 @@ export class ChatflowEngine {
     }
   }
 
-  /** In the ticket's transaction (ticket locked): messages, tags, kanban, then the state row or the routing. */
-  private async applyOutcome(
-    tx: EntityManager,
-    emit: Emit,
-    current: TicketRow,
-    flow: LoadedFlow,
-    outcome: Outcome,
-    now: Date,
-    starting: boolean,
-  ): Promise<number[]> {
-    const ids: number[] = [];
-    let lastText: string | null = null;
-    let kanbanId: number | undefined;
-    let next = outcome.next;
-    const render = textRenderer(tx, current, now);
-    // Consecutive texts go in one statement; a media message keeps its place between them.
-    let texts: string[] = [];
-    const flushTexts = async () => {
-      const bodies = (await render(texts)).filter((b) => b.trim());
-      texts = [];
-      if (bodies.length === 0) return;
-      ids.push(...(await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN })));
-      lastText = bodies[bodies.length - 1];
-    };
-    for (const effect of outcome.effects) {
-      if (effect.kind === 'text') {
-        texts.push(effect.body);
-        continue;
-      }
-      await flushTexts();
-      if (effect.kind === 'media') {
-        const [caption] = effect.caption ? await render([effect.caption]) : [''];
-        ids.push(await queueOutboundMedia(tx, current, effect, caption, now));
-        lastText = caption || effect.fileName;
-      } else if (effect.kind === 'tag') {
-        await tx.query(
-          `INSERT INTO contact_tags ("tenantId", "contactId", "tagId")
-           SELECT t."tenantId", $1, t.id FROM tags t WHERE t.id = $2 AND t."tenantId" = $3
-           ON CONFLICT DO NOTHING`,
-          [current.contactId, effect.tagId, current.tenantId],
-        );
-      } else if (effect.kind === 'kanban') {
-        const [k] = await tx.query(`SELECT id FROM kanbans WHERE id = $1 AND "tenantId" = $2`, [effect.kanbanId, current.tenantId]);
-        if (k) kanbanId = effect.kanbanId;
-        else this.deps.logger.warn({ ticketId: current.id, kanbanId: effect.kanbanId }, 'chatbot: kanban column not found; ignored');
-      }
-    }
-    await flushTexts();
-
-    const set: TicketSet = {};
-    if (lastText !== null) {
-      set.lastMessage = lastText;
-      set.lastMessageAt = now;
-    }
-    if (kanbanId !== undefined && kanbanId !== current.kanbanId) set.kanbanId = kanbanId;
-    let log: { type: string; userId: null; data: Record<string, unknown> } | null = null;
-
-    if (next.type === 'route' && next.target?.type === 'channel') {
-      const target = next.target;
-      const [channel] = (await tx.query(`SELECT id, type FROM channels WHERE id = $1 AND "tenantId" = $2`, [
-        target.channelId,
-        current.tenantId,
-      ])) as { id: number; type: string }[];
-      const conflict = channel ? await findActiveTicket(tx, current.tenantId, current.contactId, channel.id) : null;
-      if (!channel || (conflict && conflict.id !== current.id)) {
-        this.deps.logger.warn({ ticketId: current.id, channelId: target.channelId }, 'chatbot: cannot move to that channel; the bot lets go');
-        next = { ...next, target: null, reason: 'channelUnavailable' };
-      }
-    }
-
-    if (next.type === 'wait') {
-      const variables: Record<string, unknown> = { ...next.variables };
-      if (next.resume) variables[BOT_RESUME_KEY] = next.resume;
-      await tx.query(
-        `INSERT INTO ticket_bot_states ("ticketId", "tenantId", "chatFlowId", "stepId", attempts, variables, "dueAt", "updatedAt")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())
-         ON CONFLICT ("ticketId") DO UPDATE
-           SET "chatFlowId" = EXCLUDED."chatFlowId", "stepId" = EXCLUDED."stepId", attempts = EXCLUDED.attempts,
-               variables = EXCLUDED.variables, "dueAt" = EXCLUDED."dueAt", "updatedAt" = clock_timestamp()`,
-        [current.id, current.tenantId, next.flowId, next.stepId, next.attempts, JSON.stringify(variables), next.dueAt],
-      );
-      if (!current.botActive || current.chatFlowId !== next.flowId) {
-        set.botActive = true;
-        set.chatFlowId = next.flowId;
-        log = { type: starting ? 'chatbotStart' : 'chatbotFlow', userId: null, data: { chatFlowId: next.flowId, stepId: next.stepId } };
-      }
-    } else {
-      const routed = await this.routeSet(tx, current, next, now, ids);
-      Object.assign(set, routed.set);
-      log = { type: 'chatbotRoute', userId: null, data: { chatFlowId: flow.id, reason: next.reason, target: next.target ?? null, ...routed.data } };
-      await tx.query(`DELETE FROM ticket_bot_states WHERE "ticketId" = $1`, [current.id]);
-    }
-
-    let after = current;
-    if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log);
-    if (ids.length > 0) {
-      const ticket: MessageTicket = {
-        id: after.id,
-        tenantId: after.tenantId,
-        contactId: after.contactId,
-        queueId: after.queueId,
-        userId: after.userId,
-        status: after.status,
-        isGroup: after.isGroup,
-        botActive: after.botActive,
-        whatsappId: after.whatsappId,
-        protocol: after.protocol,
-        unreadMessages: after.unreadMessages,
-        kanbanId: after.kanbanId,
-        walletUserIds: after.contactWallets.map((w) => w.id),
-      };
-      await emitMessages(tx, emit, ticket, 'create', ids);
-    }
-    return ids;
-  }
-
-  /** The columns a routing writes (the bot lets go in every case). */
-  private async routeSet(
-    tx: EntityManager,
-    current: TicketRow,
-    next: Extract<Next, { type: 'route' }>,
-    now: Date,
-    ids: number[],
-  ): Promise<{ set: TicketSet; data: Record<string, unknown> }> {
-    const base: TicketSet = { botActive: false };
-    const target = next.target;
-    const end = async () => {
-      const text = next.settings.endMessage.trim();
-      if (!text) return;
-      const [body] = await textRenderer(tx, current, now)([text]);
-      ids.push(...(await queueOutboundTexts(tx, current, [body], { now, kind: CHATBOT_ORIGIN })));
-      base.lastMessage = body;
-      base.lastMessageAt = now;
-    };
-    if (!target) return { set: base, data: {} };
-    switch (target.type) {
-      case 'queue': {
-        const [queue] = await tx.query(`SELECT id FROM queues WHERE id = $1 AND "tenantId" = $2`, [target.queueId, current.tenantId]);
-        if (!queue) {
-          this.deps.logger.warn({ ticketId: current.id, queueId: target.queueId }, 'chatbot: queue not found; the bot lets go');
-          return { set: base, data: { missing: 'queue' } };
-        }
-        const userId = await pickQueueUser(tx, current.tenantId, target.queueId, next.settings.selfDistribution);
-        return {
-          set: {
-            ...base,
-            queueId: target.queueId,
-            ...(userId !== null ? { userId, status: 'open', startedAt: current.startedAt ?? now } : { userId: null, status: 'pending' }),
-          },
-          data: { distribution: next.settings.selfDistribution, toUserId: userId },
-        };
-      }
-      case 'user': {
-        const [user] = await tx.query(`SELECT id FROM users WHERE id = $1 AND "tenantId" = $2`, [target.userId, current.tenantId]);
-        if (!user) return { set: base, data: { missing: 'user' } };
-        return { set: { ...base, userId: target.userId, status: 'open', startedAt: current.startedAt ?? now }, data: { toUserId: target.userId } };
-      }
-      case 'close':
-        await end();
-        return next.settings.closeService ? { set: { ...base, ...closedSet(now, 'chatbot') }, data: { closed: true } } : { set: base, data: { closed: false } };
-      case 'channel': {
-        const [channel] = (await tx.query(`SELECT id, type FROM channels WHERE id = $1 AND "tenantId" = $2`, [
-          target.channelId,
-          current.tenantId,
-        ])) as { id: number; type: string }[];
-        return { set: { ...base, whatsappId: channel.id, channel: channel.type }, data: { fromWhatsappId: current.whatsappId } };
-      }
-      case 'step':
-        return { set: base, data: {} };
-    }
-  }
-}
-
-/** An Emit that keeps the events for one emitMany at the end of the transaction. */
-function bufferedEmit(): { emit: Emit; pending: PendingEvent[] } {
-  const pending: PendingEvent[] = [];
-  return {
-    pending,
-    emit: async (_tenantId, name, payload, audience) => {
-      pending.push({ name, payload, audience });
-    },
-  };
-}
-
-/**
- * Fills the message variables ({{name}}, {{greeting}}, {{protocol}} ...) of several texts with
- * one query at most (renderForTicket over the texts joined by a separator no text contains).
- */
-function textRenderer(tx: EntityManager, ticket: TicketRow, now: Date): (texts: string[]) => Promise<string[]> {
-  return async (texts) => {
-    if (texts.length === 0) return [];
-    const separator = `\u241e${randomUUID()}\u241e`;
-    const rendered = await renderForTicket(tx, texts.join(separator), { tenantId: ticket.tenantId, ticketId: ticket.id, userId: null, now });
-    const parts = rendered.split(separator);
-    return parts.length === texts.length ? parts : texts;
-  };
 }
 
 function stepOf(flow: FlowDefinition, id: string): FlowStep | undefined {
@@ -1017,36 +747,4 @@ function safeUrl(url: string): string {
   } catch {
     return '(invalid)';
   }
-}
-
-/** A media message by the bot, queued like queueOutboundText (pending, automated). */
-async function queueOutboundMedia(
-  tx: EntityManager,
-  ticket: TicketRow,
-  media: { relativePath: string; mimeType: string; fileName: string },
-  caption: string,
-  now: Date,
-): Promise<number> {
-  const [row] = (await tx.query(
-    `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType", "mediaPath",
-                           "mediaName", "mimeType", status, "nextRetryAt", timestamp, "dataJson")
-     VALUES ($1, $2, $3, $4, true, NULL, $5, $6, $7, $8, $9, 'pending', $10, $11, $12)
-     RETURNING id`,
-    [
-      ticket.tenantId,
-      ticket.id,
-      ticket.contactId,
-      caption,
-      ticket.whatsappId,
-      mediaTypeOf(media.mimeType),
-      media.relativePath,
-      media.fileName,
-      media.mimeType,
-      now,
-      Math.floor(now.getTime() / 1000),
-      JSON.stringify({ origin: CHATBOT_ORIGIN }),
-    ],
-  )) as { id: string }[];
-  await recordOutboundMessages(tx, ticket.id, [Number(row.id)], 'autoMessage');
-  return Number(row.id);
 }

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps';
-import { CHATBOT_HOOK_ORDER } from '../../channels/inbound/default-hooks';
+import { CHATBOT_HOOK_ORDER } from '../messaging/inbound/default-hooks';
 import { CHATBOT_RUN_JOB } from '../tickets/ticket-bot';
 import { ChatflowEngine } from './chatflow-engine';
 

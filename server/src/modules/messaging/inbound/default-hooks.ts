@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../deps';
-import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
+import type { AppDeps } from '../../../deps';
+import { handleInboundForTicket } from '../../tickets/ticket-closing';
 import type { InboundPipeline } from './inbound-pipeline';
 
 /** Order of the rating hook: first, so a rating reply is not also a chatbot or AI input. */
