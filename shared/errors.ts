@@ -119,6 +119,10 @@ export const ERROR_CODES = {
   ERR_WABA_INVALID_DATA: { status: 400, message: 'Ops! Dados WABA incorretos. Verifique os dados da conexão.' },
   ERR_CHANNEL_UNAVAILABLE: { status: 503, message: 'O provedor da conexão não respondeu. Tente novamente em alguns segundos.' },
   ERR_WEBHOOK_SIGNATURE: { status: 401, message: 'Assinatura do webhook ausente ou inválida.' },
+  // Chatbot flows (/chat-flow): activation needs a runnable graph; every id a flow names is the tenant's.
+  ERR_CHATFLOW_INVALID: { status: 400, message: 'O fluxo tem problemas que impedem a ativação. Corrija-os e tente novamente.' },
+  ERR_CHATFLOW_REFERENCE: { status: 400, message: 'O fluxo usa filas, usuários, conexões, etiquetas, colunas do kanban ou fluxos que não existem nesta empresa.' },
+  ERR_CHATFLOW_IN_USE: { status: 409, message: 'Outro fluxo inicia este fluxo; remova essa interação antes de excluí-lo.' },
   // Terminal
   ERR_TERMINAL_FORBIDDEN: { status: 403, message: 'Usuário não autorizado a acessar o terminal' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -52,6 +52,9 @@ export const SOCKET_EVENTS = {
   demandDelete: 'demand:delete',
   fastReplyUpdate: 'fastReply:update',
   fastReplyDelete: 'fastReply:delete',
+  /** Chatbot flows: `{ action: 'create' | 'update', chatFlow: ChatFlowSummary }` (never the definition) / `{ action: 'delete', id }`. */
+  chatFlowUpdate: 'chatFlow:update',
+  chatFlowDelete: 'chatFlow:delete',
 } as const;
 
 export type SocketEventName = (typeof SOCKET_EVENTS)[keyof typeof SOCKET_EVENTS];

@@ -200,6 +200,8 @@ export const EVOLUTION_NAME_LOCKED_MESSAGE = 'O nome de uma conexão Evolution n
 const behaviourFields = {
   queueId: optionalId,
   userId: optionalId,
+  /** The chatbot flow a new ticket of this channel starts (issue #14; the engine runs it while it is active). */
+  chatFlowId: optionalId,
   farewellMessage: optionalText(CATALOG_TEXT_MAX),
   birthdayMessage: optionalText(CATALOG_TEXT_MAX),
   /** Whole hours (spec section 9). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AT_LEAST_ONE_FIELD_MESSAGE, atLeastOneField } from './catalog-fields';
 import { recordIdSchema } from './record-id';
 
 /**
@@ -317,20 +318,30 @@ export function validateFlowGraph(flow: FlowDefinition): FlowProblem[] {
 }
 
 // ---------- HTTP bodies (/chat-flow) ----------
-export const ChatFlowFieldsSchema = z.object({
+const chatFlowFields = {
   name: requiredText('Nome', FLOW_NAME_MAX),
-  description: text('Descrição', 1000).default(''),
-  active: z.boolean().default(false),
+  description: text('Descrição', 1000),
+  active: z.boolean({ error: 'Ativo: verdadeiro ou falso' }),
   /** A phone number used by "test": the flow runs against this contact on a real channel. */
   testNumber: z
     .string()
     .trim()
-    .regex(/^(\+?\d{8,15})?$/, { error: 'Número de teste inválido (8 a 15 dígitos)' })
-    .default(''),
+    .regex(/^(\+?\d{8,15})?$/, { error: 'Número de teste inválido (8 a 15 dígitos)' }),
   flow: FlowDefinitionSchema,
+};
+export const ChatFlowFieldsSchema = z.object({
+  ...chatFlowFields,
+  description: chatFlowFields.description.default(''),
+  active: chatFlowFields.active.default(false),
+  testNumber: chatFlowFields.testNumber.default(''),
 });
 export const CreateChatFlowSchema = ChatFlowFieldsSchema;
-export const UpdateChatFlowSchema = ChatFlowFieldsSchema.partial();
+/**
+ * A PUT changes only the fields it names: the partial is built from the fields without their
+ * defaults (zod 4 applies a default inside `.partial()`, which would deactivate the flow and
+ * clear its description on every rename).
+ */
+export const UpdateChatFlowSchema = z.object(chatFlowFields).partial().refine(atLeastOneField, { error: AT_LEAST_ONE_FIELD_MESSAGE });
 export type CreateChatFlowInput = z.infer<typeof CreateChatFlowSchema>;
 export type UpdateChatFlowInput = z.infer<typeof UpdateChatFlowSchema>;
 

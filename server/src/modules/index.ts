@@ -18,6 +18,7 @@ import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
 import { birthdaysRoutes } from './birthdays/birthdays.routes';
+import { chatFlowRoutes } from './chatflow/chatflow.routes';
 import { chatflowTestRoutes } from './chatflow/chatflow-test.routes';
 import { ratingsRoutes } from './ratings/ratings.routes';
 import { healthRoutes } from './health/health.routes';
@@ -48,6 +49,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     reportsRoutes(deps),
     birthdaysRoutes(deps),
     ratingsRoutes(deps),
+    chatFlowRoutes(deps),
     chatflowTestRoutes(deps),
   ];
 }

@@ -40,6 +40,14 @@ describe('planCacheUpdates', () => {
     ]);
   });
 
+  it('refetches the chatbot flows on their events', () => {
+    for (const name of ['chatFlow:update', 'chatFlow:delete']) {
+      expect(planCacheUpdates({ name, payload: { action: 'delete', id: 3 } })).toEqual([
+        { kind: 'invalidate', tags: [{ type: 'ChatFlow' }] },
+      ]);
+    }
+  });
+
   it('ignores events without a screen yet', () => {
     expect(planCacheUpdates({ name: 'ticket:create', payload: { id: 1 } })).toEqual([]);
   });

@@ -83,6 +83,10 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
         { kind: 'contactEvent', payload: event.payload },
         { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
       ];
+    // Chatbot flows: the list and the transfer dialog's active flows refetch (an open builder keeps its own copy).
+    case SOCKET_EVENTS.chatFlowUpdate:
+    case SOCKET_EVENTS.chatFlowDelete:
+      return [{ kind: 'invalidate', tags: [{ type: 'ChatFlow' }] }];
     case SOCKET_EVENTS.contactImportProgress:
       return [{ kind: 'contactImportProgress', payload: event.payload }];
     default:

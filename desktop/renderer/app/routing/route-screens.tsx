@@ -38,6 +38,15 @@ const BusinessHoursPage = lazyScreen(
   () => import('../../features/business-hours/business-hours-page'),
   (m) => m.BusinessHoursPage,
 );
+const ChatFlowsPage = lazyScreen(
+  () => import('../../features/chatflow/chatflows-page'),
+  (m) => m.ChatFlowsPage,
+);
+// The graph editor (@xyflow/react) is its own chunk, fetched only when the builder opens.
+const ChatFlowBuilderPage = lazyScreen(
+  () => import('../../features/chatflow/chatflow-builder-page'),
+  (m) => m.ChatFlowBuilderPage,
+);
 const ChannelsPage = lazyScreen(
   () => import('../../features/channels/channels-page'),
   (m) => m.ChannelsPage,
@@ -150,6 +159,8 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   'avaliacoes/configurar': () => <RatingSettingsPage />,
   protocolos: () => <TicketRecordsPage key="protocolos" kind="protocols" />,
   notas: () => <TicketRecordsPage key="notas" kind="notes" />,
+  chatFlow: () => <ChatFlowsPage />,
+  chatFlowBuilder: () => <ChatFlowBuilderPage />,
   // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
   ...REPORT_SCREENS,
 };

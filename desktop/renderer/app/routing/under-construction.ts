@@ -38,8 +38,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'autoResposta',
   'campanhas',
   'campanhaContatos',
-  'chatFlow',
-  'chatFlowBuilder',
   // Admin menu and settings tabs
   'wavoip',
   'apiService',

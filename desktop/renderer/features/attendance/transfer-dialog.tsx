@@ -1,6 +1,7 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, NumericInput, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useListActiveChatFlowsQuery } from '../../api/chatflow.api';
 import { describeError } from '../../api/error-mapper';
 import {
   useChannelTicketMutation,
@@ -30,6 +31,8 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
   const { data: channels, isError: channelsRefused } = useGetAttendanceChannelsQuery(undefined, { refetchOnMountOrArgChange: true });
   const users = [...(me ? [{ id: me, name: t('consolePanel.filters.me', { name: myName ?? '' }) }] : []), ...(others ?? [])];
   const [target, setTarget] = useState<TransferTarget>('queue');
+  // The tenant's active flows (GET /chat-flow?active=true, every profile), asked when the tab opens.
+  const flows = useListActiveChatFlowsQuery(undefined, { skip: target !== 'chatbot', refetchOnMountOrArgChange: true });
   const [queueId, setQueueId] = useState<number | null>(ticket.queueId ?? queues?.[0]?.id ?? null);
   const [userId, setUserId] = useState<number | null>(null);
   const [userQueueId, setUserQueueId] = useState<number | null>(ticket.queueId ?? null);
@@ -128,14 +131,25 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
             <>
               <label className="bp6-label">
                 {t('consolePanel.transfer.chatFlow')}
-                <NumericInput
-                  min={1}
+                <HTMLSelect
                   value={chatFlowId ?? ''}
-                  onValueChange={(value) => setChatFlowId(Number.isFinite(value) && value > 0 ? Math.floor(value) : null)}
+                  onChange={(e) => setChatFlowId(Number(e.target.value) || null)}
                   data-testid="transfer-chatflow"
                   fill
-                />
+                >
+                  <option value="">{t('consolePanel.transfer.chooseFlowOption')}</option>
+                  {(flows.data ?? []).map((flow) => (
+                    <option key={flow.id} value={flow.id}>
+                      {flow.name}
+                    </option>
+                  ))}
+                </HTMLSelect>
               </label>
+              {flows.isSuccess && flows.data.length === 0 && (
+                <span className="bp6-text-muted" data-testid="transfer-chatflow-none">
+                  {t('consolePanel.transfer.noActiveFlows')}
+                </span>
+              )}
               <p className="bp6-text-muted">{t('consolePanel.transfer.chatbotHint')}</p>
               {ticket.botActive && (
                 <Button

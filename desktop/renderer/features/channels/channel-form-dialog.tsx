@@ -3,6 +3,7 @@ import { AUTO_DISTRIBUTION_VALUES } from '@shared/schemas/channels';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateChannelMutation, useUpdateChannelMutation, type Channel, type CreateChannelBody } from '../../api/channels.api';
+import { useListChatFlowsQuery } from '../../api/chatflow.api';
 import { useListQueuesQuery } from '../../api/queues.api';
 import { useListAllTenantUsersQuery } from '../../api/users.api';
 import { showToast } from '../../app/feedback/toaster';
@@ -51,6 +52,7 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
   const [updateChannel, updating] = useUpdateChannelMutation();
   const queues = useListQueuesQuery();
   const users = useListAllTenantUsersQuery();
+  const chatFlows = useListChatFlowsQuery();
 
   const change = (patch: Partial<ChannelFormState>, ...fields: string[]) => {
     setForm((current) => ({ ...current, ...patch }));
@@ -236,6 +238,22 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
               none={t('channels.noUser')}
               options={users.data ?? []}
               onChange={(userId) => change({ userId }, 'userId')}
+            />
+          </FormGroup>
+          <FormGroup
+            label={t('channels.chatFlow')}
+            labelFor="channel-chatflow"
+            {...errorProps('chatFlowId', t('channels.chatFlowHelp'))}
+          >
+            <IdSelect
+              id="channel-chatflow"
+              value={form.chatFlowId}
+              none={t('channels.noChatFlow')}
+              options={(chatFlows.data ?? []).map((flow) => ({
+                id: flow.id,
+                name: flow.active ? flow.name : `${flow.name} (${t('crud.inactiveState').toLowerCase()})`,
+              }))}
+              onChange={(chatFlowId) => change({ chatFlowId }, 'chatFlowId')}
             />
           </FormGroup>
           <FormGroup

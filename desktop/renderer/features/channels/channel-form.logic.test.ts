@@ -225,6 +225,14 @@ describe('update body', () => {
     expect(buildUpdateBody(tg, { ...initialChannelForm(tg), options: '[' }).errors).toEqual({ options: INVALID_JSON_MESSAGE });
   });
 
+  it('sends the chatbot flow when it changes (null clears it), and nothing when it did not', () => {
+    const tg = channel({ type: 'telegram', hasTelegramToken: true, chatFlowId: 4 });
+    expect(initialChannelForm(tg).chatFlowId).toBe(4);
+    expect(buildUpdateBody(tg, initialChannelForm(tg)).body).toBeNull();
+    expect(buildUpdateBody(tg, { ...initialChannelForm(tg), chatFlowId: 7 })).toEqual({ body: { chatFlowId: 7 }, errors: {} });
+    expect(buildUpdateBody(tg, { ...initialChannelForm(tg), chatFlowId: null })).toEqual({ body: { chatFlowId: null }, errors: {} });
+  });
+
   it('clears an optional provider setting with null and refuses clearing a required one', () => {
     const baileys = channel({ type: 'baileys', providerSettings: { pairingNumber: '5511999999999', proxyUrl: null } });
     const cleared = { ...initialChannelForm(baileys), provider: { pairingNumber: '', proxyUrl: '' } };

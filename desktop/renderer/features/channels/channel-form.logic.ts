@@ -112,6 +112,7 @@ export interface ChannelFormState {
   provider: Record<string, string>;
   queueId: number | null;
   userId: number | null;
+  chatFlowId: number | null;
   farewellMessage: string;
   birthdayMessage: string;
   /** '' or a whole hour 0-23. */
@@ -132,6 +133,7 @@ export function initialChannelForm(channel: ChannelDto | null, type: ChannelType
     provider,
     queueId: channel?.queueId ?? null,
     userId: channel?.userId ?? null,
+    chatFlowId: channel?.chatFlowId ?? null,
     farewellMessage: channel?.farewellMessage ?? '',
     birthdayMessage: channel?.birthdayMessage ?? '',
     birthdayHour: channel?.birthdayHour === null || channel?.birthdayHour === undefined ? '' : String(channel.birthdayHour),
@@ -208,6 +210,7 @@ export function buildCreateBody(form: ChannelFormState): BodyResult<Record<strin
   }
   if (form.queueId !== null) body.queueId = form.queueId;
   if (form.userId !== null) body.userId = form.userId;
+  if (form.chatFlowId !== null) body.chatFlowId = form.chatFlowId;
   for (const key of ['farewellMessage', 'birthdayMessage', 'closingKeyword'] as const) {
     const value = textOrNull(form[key]);
     if (value !== null) body[key] = value;
@@ -243,6 +246,7 @@ export function buildUpdateBody(channel: ChannelDto, form: ChannelFormState): Bo
   }
   if (form.queueId !== channel.queueId) body.queueId = form.queueId;
   if (form.userId !== channel.userId) body.userId = form.userId;
+  if (form.chatFlowId !== (channel.chatFlowId ?? null)) body.chatFlowId = form.chatFlowId;
   for (const key of ['farewellMessage', 'birthdayMessage', 'closingKeyword'] as const) {
     const value = textOrNull(form[key]);
     if (value !== (channel[key] ?? null)) body[key] = value;

@@ -261,6 +261,27 @@ describe('PUT /whatsapp/:whatsappId', () => {
     expect(row.statusReason).toContain('#190');
   });
 
+  it("sets the chatbot flow new tickets start (the tenant's own only) and clears it", async () => {
+    const a = await bed.server.createTenantWithUsers();
+    const b = await bed.server.createTenantWithUsers();
+    const ch = await createWabaChannel(bed, a.users.admin.token);
+    const flow = {
+      startStepId: 's',
+      steps: [{ id: 's', name: 'Início', conditions: [{ id: 'c', type: 'any', target: { type: 'close' } }] }],
+    };
+    const mine = await req('POST', '/chat-flow', { token: a.users.admin.token, body: { name: 'Bot', active: true, flow } });
+    const theirs = await req('POST', '/chat-flow', { token: b.users.admin.token, body: { name: 'Bot', flow } });
+    const set = await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { chatFlowId: mine.body.id } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.chatFlowId).toBe(mine.body.id);
+    const foreign = await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { chatFlowId: theirs.body.id } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toBe('ERR_NO_CHATFLOW_FOUND');
+    expect(foreign.body.fields[0].path).toBe('chatFlowId');
+    const cleared = await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { chatFlowId: null } });
+    expect(cleared.body.chatFlowId).toBeNull();
+  });
+
   it('another tenant 404 (row unchanged), supervisor 403, malformed 400 naming the field, no token 401', async () => {
     const a = await bed.server.createTenantWithUsers();
     const b = await bed.server.createTenantWithUsers();

@@ -35,6 +35,7 @@ type ChannelsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config' 
 const BEHAVIOUR_COLUMNS = [
   'queueId',
   'userId',
+  'chatFlowId',
   'farewellMessage',
   'birthdayMessage',
   'birthdayHour',
@@ -401,12 +402,23 @@ async function clearDefault(tx: EntityManager, tenantId: number): Promise<void> 
   ]);
 }
 
-/** The default queue and user of a channel must be the tenant's own. */
+/** The default queue, user and chatbot flow of a channel must be the tenant's own. */
 async function assertReferences(
   db: Queryable,
   tenantId: number,
-  input: { queueId?: number | null; userId?: number | null },
+  input: { queueId?: number | null; userId?: number | null; chatFlowId?: number | null },
 ): Promise<void> {
+  if (input.chatFlowId) {
+    const rows: unknown[] = await db.query(`SELECT 1 FROM chat_flows WHERE id = $1 AND "tenantId" = $2`, [
+      input.chatFlowId,
+      tenantId,
+    ]);
+    if (rows.length === 0)
+      throw new AppError('ERR_NO_CHATFLOW_FOUND', {
+        status: 400,
+        fields: [{ path: 'chatFlowId', message: 'fluxo não encontrado' }],
+      });
+  }
   if (input.queueId) {
     const rows: unknown[] = await db.query(`SELECT 1 FROM queues WHERE id = $1 AND "tenantId" = $2`, [input.queueId, tenantId]);
     if (rows.length === 0)
