@@ -17,6 +17,7 @@ import { messagesRoutes } from './messages/messages.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
+import { autoRepliesRoutes } from './auto-replies/auto-replies.routes';
 import { birthdaysRoutes } from './birthdays/birthdays.routes';
 import { ratingsRoutes } from './ratings/ratings.routes';
 import { healthRoutes } from './health/health.routes';
@@ -47,5 +48,6 @@ export function moduleRouters(deps: AppDeps): Router[] {
     reportsRoutes(deps),
     birthdaysRoutes(deps),
     ratingsRoutes(deps),
+    autoRepliesRoutes(deps),
   ];
 }

@@ -1,17 +1,36 @@
 import type { AppDeps } from '../../deps';
+import { systemClock } from '../../core/clock';
+import { runAutoReply } from '../../modules/auto-replies/auto-reply.runner';
+import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
 import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
+import { channelAutomationOf, closeOnKeyword, enterChannelQueue, isClosingKeyword } from '../../modules/tickets/ticket-automation';
 import type { InboundPipeline } from './inbound-pipeline';
 
 /** Order of the rating hook: first, so a rating reply is not also a chatbot or AI input. */
 export const RATING_HOOK_ORDER = 100;
+/** The channel's rules: closing keyword, then auto-distribution and queue greeting of a new ticket. */
+export const CHANNEL_RULES_HOOK_ORDER = 150;
+/** The absence message outside business hours. */
+export const BUSINESS_HOURS_HOOK_ORDER = 200;
+/** The keyword bot of /auto-resposta (tickets without an agent on channels without a chatflow). */
+export const AUTO_REPLY_HOOK_ORDER = 250;
 
 /**
- * The hooks every server runs. Rating replies (spec section 4: "sending a rating request closes
- * the ticket automatically after the customer replies"): while a ticket waits for a rating, the
- * customer's reply goes to the tickets module, which records the rating (or asks again) and
- * closes the ticket; the reply is then handled and later hooks skip it.
+ * The hooks every server runs (docs/architecture.md, "Inbound hooks"):
+ * - rating (100): while a ticket waits for a rating, the customer's reply goes to the tickets
+ *   module, which records the rating (or asks again) and closes the ticket; handled.
+ * - channel rules (150): the channel's closing keyword resolves the ticket (handled); a ticket
+ *   created in the channel's queue is auto-distributed and greeted.
+ * - business hours (200): outside hours the absence message (once per window); when there is one,
+ *   the chain stops there unless a chatflow runs the ticket (it decides with
+ *   isWithinBusinessHours itself). A tenant without an absence text keeps its bots at night.
+ * - auto-reply (250): the keyword bot.
  */
-export function registerDefaultInboundHooks(pipeline: InboundPipeline, deps: Pick<AppDeps, 'events'>): void {
+export function registerDefaultInboundHooks(
+  pipeline: InboundPipeline,
+  deps: Pick<AppDeps, 'events'> & Partial<Pick<AppDeps, 'clock'>>,
+): void {
+  const clock = deps.clock ?? systemClock;
   pipeline.useHook({
     name: 'rating',
     order: RATING_HOOK_ORDER,
@@ -23,5 +42,48 @@ export function registerDefaultInboundHooks(pipeline: InboundPipeline, deps: Pic
       );
       return outcome.handled === 'none' ? undefined : 'handled';
     },
+  });
+  pipeline.useHook({
+    name: 'channel-rules',
+    order: CHANNEL_RULES_HOOK_ORDER,
+    run: async (event) => {
+      if (event.ticket.isGroup) return;
+      return deps.events.transaction(async (tx, emit) => {
+        const automation = await channelAutomationOf(tx, event.tenantId, event.channel.id);
+        if (!automation) return;
+        const ticket = { id: event.ticket.id, tenantId: event.tenantId };
+        if (isClosingKeyword(event.inbound.body, automation.closingKeyword)) {
+          return (await closeOnKeyword(tx, emit, ticket, clock.now())) ? 'handled' : undefined;
+        }
+        if (event.ticket.created && event.ticket.queueId !== null) {
+          const entry = await enterChannelQueue(tx, emit, ticket, automation, clock.now());
+          if (entry.userId !== null) event.ticket.userId = entry.userId;
+        }
+        return undefined;
+      });
+    },
+  });
+  pipeline.useHook({
+    name: 'business-hours',
+    order: BUSINESS_HOURS_HOOK_ORDER,
+    run: async (event) => {
+      if (event.ticket.isGroup) return;
+      return deps.events.transaction(async (tx) => {
+        const outcome = await sendAbsenceMessageIfClosed(
+          tx,
+          { id: event.ticket.id, tenantId: event.tenantId, queueId: event.ticket.queueId },
+          clock.now(),
+        );
+        if (outcome !== 'sent' && outcome !== 'alreadySent') return undefined;
+        if (event.ticket.chatFlowId !== null) return undefined;
+        const automation = await channelAutomationOf(tx, event.tenantId, event.channel.id);
+        return automation?.chatFlowId ? undefined : 'handled';
+      });
+    },
+  });
+  pipeline.useHook({
+    name: 'auto-reply',
+    order: AUTO_REPLY_HOOK_ORDER,
+    run: (event) => runAutoReply(deps, event, clock.now()),
   });
 }

@@ -30,7 +30,16 @@ export const AUTO_CLOSE_SWEEP_MS = 60_000;
 const SWEEP_BATCH = 50;
 
 export type CloseReason =
-  'resolved' | 'farewell' | 'forced' | 'rating' | 'ratingUnanswered' | 'idle' | 'massResolve' | 'channelClear' | 'nullUser';
+  | 'resolved'
+  | 'farewell'
+  | 'forced'
+  | 'rating'
+  | 'ratingUnanswered'
+  | 'idle'
+  | 'massResolve'
+  | 'channelClear'
+  | 'nullUser'
+  | 'closingKeyword';
 
 /** The columns a close writes. */
 export function closedSet(now: Date, reason: CloseReason): TicketSet {
@@ -173,6 +182,53 @@ export function scheduleTicketSweeps(deps: Pick<AppDeps, 'periodic' | 'events' |
       if (closed.length > 0) deps.logger.info({ closed: closed.length }, 'auto-resolved idle tickets');
     },
   });
+}
+
+// ---------- Resolved by the system (the customer's closing keyword) ----------
+
+/**
+ * Resolves a locked active ticket without an agent's request, by the same rules as an agent's
+ * resolve: the rating request when the tenant has ratings on (the ticket closes after the
+ * reply), else the channel's farewell (the ticket closes FAREWELL_CLOSE_DELAY_MS later), else at
+ * once. A ticket already counting down to its close is left as it is.
+ */
+export async function resolveBySystem(
+  tx: EntityManager,
+  emit: Emit,
+  current: TicketRow,
+  now: Date,
+  reason: CloseReason,
+): Promise<'ratingRequest' | 'farewell' | 'closed' | 'none'> {
+  if (current.status !== 'open' && current.status !== 'pending') return 'none';
+  if (current.closeAt !== null || current.ratingRequestedAt !== null) return 'none';
+  const rating = await ratingSettingsOf(tx, current.tenantId);
+  if (rating.enabled && current.whatsappId !== null && !current.isGroup && rating.message.trim()) {
+    const request = await renderForTicket(tx, rating.message.trim(), variablesOf(current, now));
+    await queueOutboundText(tx, current, request, { userId: null, now, kind: 'ratingRequest' });
+    await applyTicketChange(
+      tx,
+      emit,
+      current,
+      { ratingRequestedAt: now, lastMessage: request, lastMessageAt: now },
+      { type: 'ratingRequest', userId: null, data: { attempt: 1, reason } },
+    );
+    return 'ratingRequest';
+  }
+  const farewellText = current.isGroup ? null : await farewellMessageOf(tx, current);
+  if (farewellText) {
+    const farewell = await renderForTicket(tx, farewellText, variablesOf(current, now));
+    await queueOutboundText(tx, current, farewell, { userId: null, now, kind: 'farewell' });
+    await applyTicketChange(
+      tx,
+      emit,
+      current,
+      { ...farewellSet(now), lastMessage: farewell, lastMessageAt: now },
+      { type: 'farewell', userId: null, data: { closeAt: farewellSet(now).closeAt, reason } },
+    );
+    return 'farewell';
+  }
+  await applyTicketChange(tx, emit, current, closedSet(now, reason), { type: 'close', userId: null, data: { reason } });
+  return 'closed';
 }
 
 // ---------- The customer's reply to a rating request ----------
