@@ -3,7 +3,12 @@ import { systemClock } from '../../core/clock';
 import { runAutoReply } from '../../modules/auto-replies/auto-reply.runner';
 import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
 import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
-import { channelAutomationOf, closeOnKeyword, enterChannelQueue, isClosingKeyword } from '../../modules/tickets/ticket-automation';
+import {
+  channelAutomationOf,
+  closeOnKeyword,
+  enterChannelQueue,
+  isClosingKeyword,
+} from '../../modules/tickets/ticket-automation';
 import type { InboundPipeline } from './inbound-pipeline';
 
 /** Order of the rating hook: first, so a rating reply is not also a chatbot or AI input. */

@@ -46,10 +46,15 @@ export function autoRepliesRoutes(deps: AppDeps): Router {
     ctx.status = 204;
   });
 
-  router.post('/auto-reply/:idAutoReply/steps', auth, validate(AutoReplyStepSchema, 'body', STEP_BODY), async (ctx: AppContext) => {
-    ctx.status = 201;
-    ctx.body = await service.createStep(authOf(ctx), intParam(ctx, 'idAutoReply'), ctx.input);
-  });
+  router.post(
+    '/auto-reply/:idAutoReply/steps',
+    auth,
+    validate(AutoReplyStepSchema, 'body', STEP_BODY),
+    async (ctx: AppContext) => {
+      ctx.status = 201;
+      ctx.body = await service.createStep(authOf(ctx), intParam(ctx, 'idAutoReply'), ctx.input);
+    },
+  );
   router.put(
     '/auto-reply/:idAutoReply/steps/:stepsReplyId',
     auth,

@@ -164,7 +164,16 @@ export class AutoRepliesService {
         `UPDATE auto_reply_actions SET "stepId" = $2, words = $3, action = $4, "nextStepId" = $5, "queueId" = $6,
                 "userIdDestination" = $7, "replyDefinition" = $8, "updatedAt" = now()
           WHERE id = $1 RETURNING *`,
-        [id, step.id, input.words, input.action, dest.nextStepId, dest.queueId, dest.userIdDestination, input.replyDefinition ?? null],
+        [
+          id,
+          step.id,
+          input.words,
+          input.action,
+          dest.nextStepId,
+          dest.queueId,
+          dest.userIdDestination,
+          input.replyDefinition ?? null,
+        ],
       );
       return presentAction(row);
     });
@@ -251,7 +260,10 @@ export class AutoRepliesService {
       if (rows.length === 0) throw new AppError('ERR_NO_QUEUE_FOUND');
       return { nextStepId: null, queueId: input.queueId as number, userIdDestination: null };
     }
-    const rows = await tx.query(`SELECT 1 FROM users WHERE id = $1 AND "tenantId" = $2`, [input.userIdDestination, step.tenantId]);
+    const rows = await tx.query(`SELECT 1 FROM users WHERE id = $1 AND "tenantId" = $2`, [
+      input.userIdDestination,
+      step.tenantId,
+    ]);
     if (rows.length === 0) throw new AppError('ERR_NO_USER_FOUND');
     return { nextStepId: null, queueId: null, userIdDestination: input.userIdDestination as number };
   }
@@ -268,7 +280,12 @@ export class AutoRepliesService {
    * 409 while a ticket still waits in the bot or step. Marks on closed tickets or tickets an
    * agent has taken are cleared first: the bot no longer runs for them.
    */
-  private async assertUnused(tx: Queryable, tenantId: number, column: '"autoReplyId"' | '"stepAutoReplyId"', id: number): Promise<void> {
+  private async assertUnused(
+    tx: Queryable,
+    tenantId: number,
+    column: '"autoReplyId"' | '"stepAutoReplyId"',
+    id: number,
+  ): Promise<void> {
     await tx.query(
       `UPDATE tickets SET "autoReplyId" = NULL, "stepAutoReplyId" = NULL
         WHERE "tenantId" = $1 AND ${column} = $2 AND (status NOT IN ('open', 'pending') OR "userId" IS NOT NULL)`,

@@ -98,7 +98,10 @@ export async function advanceAutoReply(
 
   if (match.action === 0) {
     const [next] = match.nextStepId
-      ? ((await tx.query(`SELECT id, reply FROM auto_reply_steps WHERE id = $1`, [match.nextStepId])) as { id: number; reply: string }[])
+      ? ((await tx.query(`SELECT id, reply FROM auto_reply_steps WHERE id = $1`, [match.nextStepId])) as {
+          id: number;
+          reply: string;
+        }[])
       : [];
     if (!next) {
       await setState(tx, ticket.id, null, null);
@@ -109,7 +112,11 @@ export async function advanceAutoReply(
     return 'nextStep';
   }
   await setState(tx, ticket.id, null, null);
-  const log = { type: 'autoReply', userId: null, data: { autoReplyId: state.autoReplyId, stepId: state.stepAutoReplyId, actionId: match.id } };
+  const log = {
+    type: 'autoReply',
+    userId: null,
+    data: { autoReplyId: state.autoReplyId, stepId: state.stepAutoReplyId, actionId: match.id },
+  };
   if (match.action === 1 && match.queueId !== null) {
     await applyTicketChange(tx, emit, ticket, { queueId: match.queueId, status: 'pending', userId: null }, log);
     return 'queue';

@@ -14,7 +14,11 @@ import type { Queryable } from '../../core/tenant-catalog';
  * are those of the wall clock in `timeZone`, so 01:00 UTC on a Tuesday is Monday 22:00 in São
  * Paulo and follows Monday's hours. A day missing from `week` takes the default week's.
  */
-export function isWithinBusinessHours(week: readonly BusinessHoursDay[] | null | undefined, date: Date, timeZone: string): boolean {
+export function isWithinBusinessHours(
+  week: readonly BusinessHoursDay[] | null | undefined,
+  date: Date,
+  timeZone: string,
+): boolean {
   const zone = isIanaTimeZone(timeZone) ? timeZone : BUSINESS_TIME_ZONE;
   const wall = new TZDate(date.getTime(), zone);
   const day = withDefaultWeek(week).find((d) => d.day === wall.getDay());

@@ -70,7 +70,11 @@ export async function enterChannelQueue(
         emit,
         current,
         { userId, status: 'open', startedAt: now },
-        { type: 'autoDistribution', userId: null, data: { toUserId: userId, mode: automation.autoDistribution, queueId: current.queueId } },
+        {
+          type: 'autoDistribution',
+          userId: null,
+          data: { toUserId: userId, mode: automation.autoDistribution, queueId: current.queueId },
+        },
       );
     }
   }
