@@ -28,6 +28,7 @@ export const TAG_TYPES = [
   'RatingSettings',
   'Rating',
   'Birthday',
+  'AutoReply',
 ] as const;
 
 export const baseApi = createApi({
