@@ -63,7 +63,7 @@ export async function enterChannelQueue(
   if (!current || current.queueId === null || current.status !== 'pending') return { userId: null, greeted: false };
   let userId: number | null = null;
   if (automation.autoDistribution !== 'none' && current.userId === null && !current.isGroup) {
-    userId = await pickQueueUser(tx, { tenantId: current.tenantId, queueId: current.queueId, mode: automation.autoDistribution });
+    userId = await pickQueueUser(tx, current.tenantId, current.queueId, automation.autoDistribution);
     if (userId !== null) {
       current = await applyTicketChange(
         tx,
