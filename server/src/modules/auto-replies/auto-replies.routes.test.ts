@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 
@@ -232,4 +233,76 @@ describe('auto-reply routes refuse', () => {
     expect((await server.request('GET', '/auto-reply')).status).toBe(401);
     expect((await server.request('POST', '/auto-reply-action', { body: {} })).status).toBe(401);
   });
+
+  it(
+    'generated bad bodies and ids on every route: never a 5xx, every refusal is { error: ERR_..., message }',
+    { timeout: 120_000 },
+    async () => {
+      const a = await server.createTenantWithUsers();
+      const token = a.users.admin.token;
+      const f = await botOf(a);
+      const id = fc.oneof(
+        fc.constantFrom(
+          String(f.bot.id),
+          String(f.first.id),
+          String(f.action.id),
+          '0',
+          '-1',
+          'abc',
+          '1e3',
+          '99999999999',
+          '2147483647',
+        ),
+        fc.integer().map(String),
+      );
+      const value = fc.oneof(
+        fc.anything(),
+        fc.constantFrom(null, '', ' ', 0, -1, 3, '1', 2 ** 31, 'x'.repeat(5000), f.first.id, f.second.id, a.users.user.id),
+      );
+      const body = fc.oneof(
+        fc.anything(),
+        fc.record(
+          {
+            name: value,
+            action: value,
+            active: value,
+            isActive: value,
+            testNumber: value,
+            celularTeste: value,
+            reply: value,
+            initialStep: value,
+            stepReplyId: value,
+            words: value,
+            nextStepId: value,
+            queueId: value,
+            queue: value,
+            userIdDestination: value,
+            replyDefinition: value,
+          },
+          { requiredKeys: [] },
+        ),
+      );
+      const route = fc.constantFrom(
+        ['POST', () => '/auto-reply'],
+        ['PUT', (x: string) => `/auto-reply/${x}`],
+        ['POST', (x: string) => `/auto-reply/${x}/steps`],
+        ['PUT', (x: string) => `/auto-reply/${f.bot.id}/steps/${x}`],
+        ['POST', () => '/auto-reply-action'],
+        ['PUT', (x: string) => `/auto-reply-action/${x}`],
+        ['DELETE', (x: string) => `/auto-reply-action/${x}`],
+      ) as fc.Arbitrary<[string, (x: string) => string]>;
+      const failures: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(route, id, body, async ([method, url], x, b) => {
+          const res = await server.request(method, url(encodeURIComponent(x)), { token, body: b });
+          const bad =
+            res.status >= 500 || (res.status >= 400 && !(typeof res.body?.error === 'string' && /^ERR_/.test(res.body.error)));
+          if (bad)
+            failures.push(`${method} ${url(x)} ${JSON.stringify(b)?.slice(0, 200)} -> ${res.status} ${JSON.stringify(res.body)}`);
+        }),
+        { numRuns: 150, seed: 20261125 },
+      );
+      expect(failures.slice(0, 10)).toEqual([]);
+    },
+  );
 });
