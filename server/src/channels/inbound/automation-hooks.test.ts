@@ -226,6 +226,24 @@ describe('channel rules hook (order 150)', () => {
     expect(counts).toEqual([2, 2]);
   });
 
+  it('leaves a new ticket to the chatflow on a channel with one: no distribution, no greeting yet', async () => {
+    const t = await setup({ autoDistribution: 'balanced' });
+    const q = await bed.server.request('POST', '/queue', { token: t.token, body: { name: 'Geral', greetingMessage: 'Oi' } });
+    await bed.server.request('PUT', `/whatsapp/${t.channel.id}`, { token: t.token, body: { queueId: q.body.id } });
+    await ds().query(`UPDATE users SET queues = $2::jsonb WHERE id = $1`, [t.users.user.id, JSON.stringify([q.body.id])]);
+    const [flow] = await ds().query(
+      `INSERT INTO chat_flows ("tenantId", name, active, flow) VALUES ($1, 'Fluxo', true, '{}'::jsonb) RETURNING id`,
+      [t.tenant.id],
+    );
+    await ds().query(`UPDATE channels SET "chatFlowId" = $2 WHERE id = $1`, [t.channel.id, flow.id]);
+    const r = await receive(t, t.channel.id, newWaId(), 'oi');
+    expect((await ds().query(`SELECT status, "userId" FROM tickets WHERE id = $1`, [r.ticketId]))[0]).toEqual({
+      status: 'pending',
+      userId: null,
+    });
+    expect(await automated(r.ticketId!)).toEqual([]);
+  });
+
   it('random auto-distribution assigns a queue user; a queue without users leaves the ticket pending', async () => {
     const t = await setup({ autoDistribution: 'random' });
     const q = await bed.server.request('POST', '/queue', { token: t.token, body: { name: 'Geral' } });

@@ -25,7 +25,8 @@ export const AUTO_REPLY_HOOK_ORDER = 250;
  * - rating (100): while a ticket waits for a rating, the customer's reply goes to the tickets
  *   module, which records the rating (or asks again) and closes the ticket; handled.
  * - channel rules (150): the channel's closing keyword resolves the ticket (handled); a ticket
- *   created in the channel's queue is auto-distributed and greeted.
+ *   created in the channel's queue is auto-distributed and greeted (not on a channel with a
+ *   chatflow: the bot routes first).
  * - business hours (200): outside hours the absence message (once per window); when there is one,
  *   the chain stops there unless a chatflow runs the ticket (it decides with
  *   isWithinBusinessHours itself). A tenant without an absence text keeps its bots at night.
@@ -60,7 +61,9 @@ export function registerDefaultInboundHooks(
         if (isClosingKeyword(event.inbound.body, automation.closingKeyword)) {
           return (await closeOnKeyword(tx, emit, ticket, clock.now())) ? 'handled' : undefined;
         }
-        if (event.ticket.created && event.ticket.queueId !== null) {
+        // A channel with a chatflow hands new tickets to the bot first: its queue routing
+        // distributes and greets (through applyTicketChange) when the flow gets there.
+        if (event.ticket.created && event.ticket.queueId !== null && automation.chatFlowId === null) {
           const entry = await enterChannelQueue(tx, emit, ticket, automation, clock.now());
           if (entry.userId !== null) event.ticket.userId = entry.userId;
         }
