@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { systemClock } from '../../core/clock';
 import { runAutoReply } from '../../modules/auto-replies/auto-reply.runner';
 import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
+import { businessHoursOf, isWithinBusinessHours } from '../../modules/tenants/business-hours';
 import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
 import {
   channelAutomationOf,
@@ -34,9 +35,11 @@ export const AUTO_REPLY_HOOK_ORDER = 250;
  */
 export function registerDefaultInboundHooks(
   pipeline: InboundPipeline,
-  deps: Pick<AppDeps, 'events'> & Partial<Pick<AppDeps, 'clock'>>,
+  deps: Pick<AppDeps, 'events' | 'dataSource'> & Partial<Pick<AppDeps, 'clock'>>,
 ): void {
   const clock = deps.clock ?? systemClock;
+  // Each hook reads first, outside a transaction, and opens one only when it has something to
+  // write: most messages cost these hooks a few indexed reads.
   pipeline.useHook({
     name: 'rating',
     order: RATING_HOOK_ORDER,
@@ -54,21 +57,20 @@ export function registerDefaultInboundHooks(
     order: CHANNEL_RULES_HOOK_ORDER,
     run: async (event) => {
       if (event.ticket.isGroup) return;
-      return deps.events.transaction(async (tx, emit) => {
-        const automation = await channelAutomationOf(tx, event.tenantId, event.channel.id);
-        if (!automation) return;
-        const ticket = { id: event.ticket.id, tenantId: event.tenantId };
-        if (isClosingKeyword(event.inbound.body, automation.closingKeyword)) {
-          return (await closeOnKeyword(tx, emit, ticket, clock.now())) ? 'handled' : undefined;
-        }
-        // A channel with a chatflow hands new tickets to the bot first: its queue routing
-        // distributes and greets (through applyTicketChange) when the flow gets there.
-        if (event.ticket.created && event.ticket.queueId !== null && automation.chatFlowId === null) {
-          const entry = await enterChannelQueue(tx, emit, ticket, automation, clock.now());
-          if (entry.userId !== null) event.ticket.userId = entry.userId;
-        }
-        return undefined;
-      });
+      const automation = await channelAutomationOf(deps.dataSource, event.tenantId, event.channel.id);
+      if (!automation) return;
+      const ticket = { id: event.ticket.id, tenantId: event.tenantId };
+      if (isClosingKeyword(event.inbound.body, automation.closingKeyword)) {
+        const closed = await deps.events.transaction((tx, emit) => closeOnKeyword(tx, emit, ticket, clock.now()));
+        return closed ? 'handled' : undefined;
+      }
+      // A channel with a chatflow hands new tickets to the bot first: its queue routing
+      // distributes and greets (through applyTicketChange) when the flow gets there.
+      if (event.ticket.created && event.ticket.queueId !== null && automation.chatFlowId === null) {
+        const entry = await deps.events.transaction((tx, emit) => enterChannelQueue(tx, emit, ticket, automation, clock.now()));
+        if (entry.userId !== null) event.ticket.userId = entry.userId;
+      }
+      return undefined;
     },
   });
   pipeline.useHook({
@@ -76,17 +78,16 @@ export function registerDefaultInboundHooks(
     order: BUSINESS_HOURS_HOOK_ORDER,
     run: async (event) => {
       if (event.ticket.isGroup) return;
-      return deps.events.transaction(async (tx) => {
-        const outcome = await sendAbsenceMessageIfClosed(
-          tx,
-          { id: event.ticket.id, tenantId: event.tenantId, queueId: event.ticket.queueId },
-          clock.now(),
-        );
-        if (outcome !== 'sent' && outcome !== 'alreadySent') return undefined;
-        if (event.ticket.chatFlowId !== null) return undefined;
-        const automation = await channelAutomationOf(tx, event.tenantId, event.channel.id);
-        return automation?.chatFlowId ? undefined : 'handled';
-      });
+      const now = clock.now();
+      const hours = await businessHoursOf(deps.dataSource, event.tenantId, event.ticket.queueId);
+      if (!hours.absenceMessage || isWithinBusinessHours(hours.week, now, hours.timeZone)) return;
+      const outcome = await deps.events.transaction((tx) =>
+        sendAbsenceMessageIfClosed(tx, { id: event.ticket.id, tenantId: event.tenantId, queueId: event.ticket.queueId }, now),
+      );
+      if (outcome !== 'sent' && outcome !== 'alreadySent') return undefined;
+      if (event.ticket.chatFlowId !== null) return undefined;
+      const automation = await channelAutomationOf(deps.dataSource, event.tenantId, event.channel.id);
+      return automation?.chatFlowId ? undefined : 'handled';
     },
   });
   pipeline.useHook({

@@ -30,11 +30,19 @@ interface BotState {
  * transaction: a restart resumes where it was, and a retried message cannot advance twice.
  */
 export async function runAutoReply(
-  deps: Pick<AppDeps, 'events'>,
+  deps: Pick<AppDeps, 'events' | 'dataSource'>,
   event: InboundEvent,
   now: Date,
 ): Promise<'handled' | undefined> {
   if (event.ticket.isGroup || event.ticket.userId !== null) return undefined;
+  // Most messages are of tickets no bot waits in: one read, no transaction.
+  if (!event.ticket.created) {
+    const [row] = (await deps.dataSource.query(`SELECT "stepAutoReplyId" FROM tickets WHERE id = $1 AND "tenantId" = $2`, [
+      event.ticket.id,
+      event.tenantId,
+    ])) as { stepAutoReplyId: number | null }[];
+    if (!row || row.stepAutoReplyId === null) return undefined;
+  }
   const outcome = await deps.events.transaction((tx, emit) =>
     advanceAutoReply(tx, emit, { id: event.ticket.id, tenantId: event.tenantId }, event.inbound.body, event.ticket.created, now),
   );

@@ -1,8 +1,7 @@
 import { TZDate } from '@date-fns/tz';
-import { BUSINESS_TIME_ZONE } from '@shared/schemas/messages';
-import { isIanaTimeZone } from '@shared/schemas/settings';
 import { withDefaultWeek, type BusinessHoursDay } from '@shared/schemas/tenant-settings';
 import type { Queryable } from '../../core/tenant-catalog';
+import { tenantTimeZone } from '../settings/tenant-time-zone';
 
 /**
  * Business hours (spec sections 3 and 4): is a moment inside a week of hours, read in a time
@@ -19,7 +18,7 @@ export function isWithinBusinessHours(
   date: Date,
   timeZone: string,
 ): boolean {
-  const zone = isIanaTimeZone(timeZone) ? timeZone : BUSINESS_TIME_ZONE;
+  const zone = tenantTimeZone(timeZone);
   const wall = new TZDate(date.getTime(), zone);
   const day = withDefaultWeek(week).find((d) => d.day === wall.getDay());
   if (!day) return false;
@@ -27,14 +26,6 @@ export function isWithinBusinessHours(
   if (day.type === 'C') return false;
   const time = `${String(wall.getHours()).padStart(2, '0')}:${String(wall.getMinutes()).padStart(2, '0')}`;
   return (day.hr1 <= time && time < day.hr2) || (day.hr3 <= time && time < day.hr4);
-}
-
-/** The tenant's time zone setting (settings key `timeZone`), America/Sao_Paulo by default. */
-export async function tenantTimeZone(db: Queryable, tenantId: number): Promise<string> {
-  const [row] = (await db.query(`SELECT value FROM settings WHERE "tenantId" = $1 AND key = 'timeZone'`, [tenantId])) as {
-    value: string;
-  }[];
-  return row?.value && isIanaTimeZone(row.value) ? row.value : BUSINESS_TIME_ZONE;
 }
 
 export interface BusinessHoursOfTicket {
@@ -49,17 +40,23 @@ export interface BusinessHoursOfTicket {
 /** The hours that apply to a ticket: its queue's own week when the queue has one, else the tenant's. */
 export async function businessHoursOf(db: Queryable, tenantId: number, queueId: number | null): Promise<BusinessHoursOfTicket> {
   const [row] = (await db.query(
-    `SELECT t."businessHours" AS "tenantWeek", t."messageBusinessHours" AS message, q."businessHours" AS "queueWeek"
+    `SELECT t."businessHours" AS "tenantWeek", t."messageBusinessHours" AS message, q."businessHours" AS "queueWeek",
+            (SELECT s.value FROM settings s WHERE s."tenantId" = t.id AND s.key = 'timeZone') AS "timeZone"
        FROM tenants t
        LEFT JOIN queues q ON q.id = $2 AND q."tenantId" = t.id
       WHERE t.id = $1`,
     [tenantId, queueId],
-  )) as { tenantWeek: BusinessHoursDay[] | null; message: string | null; queueWeek: BusinessHoursDay[] | null }[];
+  )) as {
+    tenantWeek: BusinessHoursDay[] | null;
+    message: string | null;
+    queueWeek: BusinessHoursDay[] | null;
+    timeZone: string | null;
+  }[];
   const queueWeek = Array.isArray(row?.queueWeek) && row.queueWeek.length > 0 ? row.queueWeek : null;
   return {
     week: withDefaultWeek(queueWeek ?? row?.tenantWeek),
     absenceMessage: row?.message?.trim() ?? '',
-    timeZone: await tenantTimeZone(db, tenantId),
+    timeZone: tenantTimeZone(row?.timeZone),
     source: queueWeek ? 'queue' : 'tenant',
   };
 }
