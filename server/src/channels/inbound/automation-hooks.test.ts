@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGraphApi, newWamid } from '../../../../tests/fakes/graph-api.fake';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
+import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
 import type { InboundMessage } from '../channel-adapter';
 import { createWabaChannel, newWaId, type WabaTestBed } from '../waba/waba.test-support';
 
@@ -111,6 +112,20 @@ describe('business hours hook (order 200)', () => {
     now = new Date('2026-11-24T10:40:00Z');
     await receive(t, t.channel.id, contact, 'bom dia');
     expect((await automated(r.ticketId!)).map((m) => m.origin)).toEqual(['businessHours', null]);
+  });
+
+  it('two workers handling the same ticket at once send the absence message once (the window is claimed in the database)', async () => {
+    const t = await absenceSetup('Fechado agora');
+    now = new Date('2026-11-23T12:00:00Z'); // Monday 09:00 local: open, so the hook sends nothing yet
+    const r = await receive(t, t.channel.id, newWaId(), 'oi');
+    const closed = new Date('2026-11-23T23:00:00Z');
+    const ticket = { id: r.ticketId!, tenantId: t.tenant.id, queueId: null };
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () => bed.server.deps.events.transaction((tx) => sendAbsenceMessageIfClosed(tx, ticket, closed))),
+    );
+    expect(outcomes.filter((o) => o === 'sent')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'alreadySent')).toHaveLength(3);
+    expect((await automated(r.ticketId!)).map((m) => m.origin)).toEqual(['businessHours']);
   });
 
   it('C sends it all day, O never, in the tenant time zone setting', async () => {
