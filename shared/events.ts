@@ -52,6 +52,8 @@ export const SOCKET_EVENTS = {
   demandDelete: 'demand:delete',
   fastReplyUpdate: 'fastReply:update',
   fastReplyDelete: 'fastReply:delete',
+  /** Auto-replies (/auto-resposta): { action, autoReplyId } after any write of a bot, step or action; refetch the list. */
+  autoReplyUpdate: 'autoReply:update',
 } as const;
 
 export type SocketEventName = (typeof SOCKET_EVENTS)[keyof typeof SOCKET_EVENTS];

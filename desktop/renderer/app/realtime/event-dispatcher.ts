@@ -83,6 +83,8 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
         { kind: 'contactEvent', payload: event.payload },
         { kind: 'invalidate', tags: [{ type: 'TagBoard' }] },
       ];
+    case SOCKET_EVENTS.autoReplyUpdate:
+      return [{ kind: 'invalidate', tags: [{ type: 'AutoReply' }] }];
     case SOCKET_EVENTS.contactImportProgress:
       return [{ kind: 'contactImportProgress', payload: event.payload }];
     default:

@@ -47,6 +47,18 @@ describe('auto-reply CRUD', () => {
     expect(list.body).toHaveLength(1);
     expect(list.body[0].stepsReply.map((s: { id: number }) => s.id)).toEqual([first.id, second.id]);
     expect(list.body[0].stepsReply[0].stepsReplyAction.map((a: { id: number }) => a.id)).toEqual([action.id]);
+    // Each write told the supervisors' and admins' screens (not the agents'), in the tenant only.
+    const events: { payload: { action: string; autoReplyId: number }; audience: unknown }[] = await server.deps.dataSource.query(
+      `SELECT payload, audience FROM domain_events WHERE "tenantId" = $1 AND name = 'autoReply:update' ORDER BY seq`,
+      [t.tenant.id],
+    );
+    expect(events.map((e) => e.payload)).toEqual([
+      { action: 'create', autoReplyId: bot.id },
+      { action: 'update', autoReplyId: bot.id },
+      { action: 'update', autoReplyId: bot.id },
+      { action: 'update', autoReplyId: bot.id },
+    ]);
+    expect(events[0].audience).toEqual({ scope: 'profiles', profiles: ['super', 'admin', 'superadmin'] });
     // Another tenant sees none of it.
     const other = await server.createTenantWithUsers();
     expect((await server.request('GET', '/auto-reply', { token: other.users.admin.token })).body).toEqual([]);
@@ -153,6 +165,11 @@ describe('auto-reply routes refuse', () => {
       expect(res.body.error, `${w.method} ${w.url}`).toBe(w.notFound);
     }
     expect((await server.request('GET', '/auto-reply', { token: a.users.admin.token })).body).toEqual(before.body);
+    const recorded = await server.deps.dataSource.query(
+      `SELECT count(*)::int AS n FROM domain_events WHERE "tenantId" = ANY($1::int[]) AND name = 'autoReply:update'`,
+      [[a.tenant.id, b.tenant.id]],
+    );
+    expect(recorded[0].n).toBe(4); // the set-up's writes only
   });
 
   it('an ordinary user: 403 ERR_NO_PERMISSION on every route, list included, nothing changed', async () => {

@@ -8,10 +8,13 @@ import type {
   CreateAutoReplyInput,
   UpdateAutoReplyInput,
 } from '@shared/schemas/auto-reply';
+import { SOCKET_EVENTS } from '@shared/events';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import { updateReturning, type Queryable } from '../../core/tenant-catalog';
+import type { EventAudience } from '../../db/entities';
 import type { AppDeps } from '../../deps';
+import type { Emit } from '../../realtime/domain-events';
 import { authorizeAutoReplies, authorizeAutoReplyRow } from './auto-replies.policy';
 import {
   presentAction,
@@ -28,6 +31,12 @@ import {
  * ERR_AUTO_REPLY_RELATIONED_TICKET); marks left on tickets that are closed or taken by an agent
  * are cleared first, since the bot no longer runs for them.
  */
+/** Only the profiles that may open /auto-resposta hear of its changes. */
+const AUDIENCE: EventAudience = { scope: 'profiles', profiles: ['super', 'admin', 'superadmin'] };
+
+const announce = (emit: Emit, tenantId: number, action: 'create' | 'update' | 'delete', autoReplyId: number) =>
+  emit(tenantId, SOCKET_EVENTS.autoReplyUpdate, { action, autoReplyId }, AUDIENCE);
+
 export class AutoRepliesService {
   constructor(private readonly deps: Pick<AppDeps, 'dataSource' | 'events'>) {}
 
@@ -44,18 +53,19 @@ export class AutoRepliesService {
 
   async create(auth: AuthContext, input: CreateAutoReplyInput): Promise<AutoReply> {
     authorizeAutoReplies(auth);
-    return this.deps.events.transaction(async (tx) => {
+    return this.deps.events.transaction(async (tx, emit) => {
       const [row]: AutoReplyRow[] = await tx.query(
         `INSERT INTO auto_replies ("tenantId", name, action, active, "testNumber", "userId")
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
         [auth.tenantId, input.name, input.action ?? 0, input.active ?? true, input.testNumber ?? null, auth.userId],
       );
+      await announce(emit, auth.tenantId, 'create', row.id);
       return presentAutoReply(row, [], []);
     });
   }
 
   async update(auth: AuthContext, id: number, input: UpdateAutoReplyInput): Promise<AutoReply> {
-    return this.deps.events.transaction(async (tx) => {
+    return this.deps.events.transaction(async (tx, emit) => {
       const current = await this.lockReply(tx, auth, id);
       const [row] = await updateReturning<AutoReplyRow>(
         tx,
@@ -70,22 +80,24 @@ export class AutoRepliesService {
           input.testNumber !== undefined ? input.testNumber : current.testNumber,
         ],
       );
+      await announce(emit, auth.tenantId, 'update', row.id);
       return (await this.present(tx, auth.tenantId, [row]))[0];
     });
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {
-    await this.deps.events.transaction(async (tx) => {
+    await this.deps.events.transaction(async (tx, emit) => {
       const current = await this.lockReply(tx, auth, id);
       await this.assertUnused(tx, current.tenantId, '"autoReplyId"', current.id);
       await tx.query(`DELETE FROM auto_replies WHERE id = $1 AND "tenantId" = $2`, [current.id, current.tenantId]);
+      await announce(emit, auth.tenantId, 'delete', current.id);
     });
   }
 
   // ---------- steps ----------
 
   async createStep(auth: AuthContext, autoReplyId: number, input: AutoReplyStepInput): Promise<AutoReplyStep> {
-    return this.deps.events.transaction(async (tx) => {
+    return this.deps.events.transaction(async (tx, emit) => {
       const reply = await this.lockReply(tx, auth, autoReplyId);
       const initial = input.initialStep ?? !(await this.hasSteps(tx, reply.id));
       if (initial) await this.clearInitial(tx, reply.id);
@@ -94,12 +106,13 @@ export class AutoRepliesService {
          VALUES ($1, $2, $3, $4, $5) RETURNING *`,
         [reply.tenantId, reply.id, input.reply, initial, auth.userId],
       );
+      await announce(emit, auth.tenantId, 'update', reply.id);
       return presentStep(row, []);
     });
   }
 
   async updateStep(auth: AuthContext, autoReplyId: number, stepId: number, input: AutoReplyStepInput): Promise<AutoReplyStep> {
-    return this.deps.events.transaction(async (tx) => {
+    return this.deps.events.transaction(async (tx, emit) => {
       const reply = await this.lockReply(tx, auth, autoReplyId);
       const step = await this.findStep(tx, reply, stepId);
       const initial = input.initialStep ?? step.initialStep;
@@ -112,18 +125,20 @@ export class AutoRepliesService {
       const actions: AutoReplyActionRow[] = await tx.query(`SELECT * FROM auto_reply_actions WHERE "stepId" = $1 ORDER BY id`, [
         step.id,
       ]);
+      await announce(emit, auth.tenantId, 'update', reply.id);
       return presentStep(row, actions);
     });
   }
 
   async removeStep(auth: AuthContext, autoReplyId: number, stepId: number): Promise<void> {
-    await this.deps.events.transaction(async (tx) => {
+    await this.deps.events.transaction(async (tx, emit) => {
       const reply = await this.lockReply(tx, auth, autoReplyId);
       const step = await this.findStep(tx, reply, stepId);
       await this.assertUnused(tx, reply.tenantId, '"stepAutoReplyId"', step.id);
       // An action leading to this step would lead nowhere: it goes with it.
       await tx.query(`DELETE FROM auto_reply_actions WHERE "nextStepId" = $1`, [step.id]);
       await tx.query(`DELETE FROM auto_reply_steps WHERE id = $1`, [step.id]);
+      await announce(emit, auth.tenantId, 'update', reply.id);
     });
   }
 
@@ -131,7 +146,7 @@ export class AutoRepliesService {
 
   async createAction(auth: AuthContext, input: AutoReplyActionInput): Promise<AutoReplyAction> {
     authorizeAutoReplies(auth);
-    return this.deps.events.transaction(async (tx) => {
+    return this.deps.events.transaction(async (tx, emit) => {
       const step = await this.stepOfTenant(tx, auth, input.stepReplyId);
       const dest = await this.destination(tx, step, input);
       const [row]: AutoReplyActionRow[] = await tx.query(
@@ -150,12 +165,13 @@ export class AutoRepliesService {
           auth.userId,
         ],
       );
+      await announce(emit, auth.tenantId, 'update', step.autoReplyId);
       return presentAction(row);
     });
   }
 
   async updateAction(auth: AuthContext, id: number, input: AutoReplyActionInput): Promise<AutoReplyAction> {
-    return this.deps.events.transaction(async (tx) => {
+    return this.deps.events.transaction(async (tx, emit) => {
       await this.lockAction(tx, auth, id);
       const step = await this.stepOfTenant(tx, auth, input.stepReplyId);
       const dest = await this.destination(tx, step, input);
@@ -175,14 +191,19 @@ export class AutoRepliesService {
           input.replyDefinition ?? null,
         ],
       );
+      await announce(emit, auth.tenantId, 'update', step.autoReplyId);
       return presentAction(row);
     });
   }
 
   async removeAction(auth: AuthContext, id: number): Promise<void> {
-    await this.deps.events.transaction(async (tx) => {
+    await this.deps.events.transaction(async (tx, emit) => {
       const action = await this.lockAction(tx, auth, id);
       await tx.query(`DELETE FROM auto_reply_actions WHERE id = $1`, [action.id]);
+      const [step] = (await tx.query(`SELECT "autoReplyId" FROM auto_reply_steps WHERE id = $1`, [action.stepId])) as {
+        autoReplyId: number;
+      }[];
+      if (step) await announce(emit, auth.tenantId, 'update', step.autoReplyId);
     });
   }
 
