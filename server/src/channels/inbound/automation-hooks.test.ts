@@ -217,6 +217,24 @@ describe('channel rules hook (order 150)', () => {
     expect(kept).toEqual({ status: 'pending', closeAt: null });
   });
 
+  it('asks for the rating first when the tenant has ratings on (the reply then closes it)', async () => {
+    const t = await setup({ closingKeyword: 'fim', farewellMessage: 'Tchau' });
+    const rating = await bed.server.request('PUT', '/tenants/rating', {
+      token: t.token,
+      body: { enabled: true, message: 'Dê uma nota de 0 a 5' },
+    });
+    expect(rating.status).toBe(200);
+    const contact = newWaId();
+    const r = await receive(t, t.channel.id, contact, 'Fim');
+    let [row] = await ds().query(`SELECT status, "ratingRequestedAt" FROM tickets WHERE id = $1`, [r.ticketId]);
+    expect(row.status).toBe('pending');
+    expect(row.ratingRequestedAt).not.toBeNull();
+    expect((await automated(r.ticketId!)).map((m) => m.origin)).toEqual(['ratingRequest']);
+    await receive(t, t.channel.id, contact, '5');
+    [row] = await ds().query(`SELECT status, "closeReason" FROM tickets WHERE id = $1`, [r.ticketId]);
+    expect(row).toEqual({ status: 'closed', closeReason: 'rating' });
+  });
+
   it('closes at once without a farewell', async () => {
     const t = await setup({ closingKeyword: 'sair' });
     const r = await receive(t, t.channel.id, newWaId(), 'Sair');
