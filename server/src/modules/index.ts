@@ -5,6 +5,7 @@ import { contactsRoutes } from './contacts/contacts.routes';
 import { demandsRoutes } from './demands/demands.routes';
 import { kanbanRoutes } from './kanban/kanban.routes';
 import { queuesRoutes } from './queues/queues.routes';
+import { autoRepliesRoutes } from './auto-replies/auto-replies.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
@@ -17,7 +18,6 @@ import { messagesRoutes } from './messages/messages.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
-import { autoRepliesRoutes } from './auto-replies/auto-replies.routes';
 import { birthdaysRoutes } from './birthdays/birthdays.routes';
 import { ratingsRoutes } from './ratings/ratings.routes';
 import { healthRoutes } from './health/health.routes';
@@ -33,6 +33,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     healthRoutes(deps), authRoutes(deps), syncRoutes(deps), usersRoutes(deps), tenantSettingsRoutes(deps), plansRoutes(deps),
     contactsRoutes(deps),
     queuesRoutes(deps),
+    autoRepliesRoutes(deps),
     tagsRoutes(deps),
     teamsRoutes(deps),
     kanbanRoutes(deps),
@@ -48,6 +49,5 @@ export function moduleRouters(deps: AppDeps): Router[] {
     reportsRoutes(deps),
     birthdaysRoutes(deps),
     ratingsRoutes(deps),
-    autoRepliesRoutes(deps),
   ];
 }

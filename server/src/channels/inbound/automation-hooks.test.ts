@@ -327,6 +327,12 @@ describe('auto-reply hook (order 250)', () => {
     expect(await automated(r.ticketId!)).toEqual([
       { body: 'Olá Cliente! 1 vendas, 2 financeiro, 3 agente', origin: 'autoReply' },
     ]);
+    const announced = await ds().query(
+      `SELECT count(*)::int AS n FROM domain_events
+        WHERE "tenantId" = $1 AND name = 'appMessage:create' AND (payload->'message'->>'fromMe')::boolean`,
+      [t.tenant.id],
+    );
+    expect(announced[0].n).toBe(1);
     await receive(t, t.channel.id, contact, 'hã?');
     await receive(t, t.channel.id, contact, ' VENDAS ');
     expect((await automated(r.ticketId!)).map((m) => m.body)).toEqual([

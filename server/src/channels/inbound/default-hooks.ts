@@ -1,45 +1,22 @@
 import type { AppDeps } from '../../deps';
-import { systemClock } from '../../core/clock';
-import { runAutoReply } from '../../modules/auto-replies/auto-reply.runner';
-import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
-import { businessHoursOf, isWithinBusinessHours } from '../../modules/tenants/business-hours';
 import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
-import {
-  channelAutomationOf,
-  closeOnKeyword,
-  enterChannelQueue,
-  isClosingKeyword,
-} from '../../modules/tickets/ticket-automation';
+import { registerAutomationHooks } from './automation-hooks';
 import type { InboundPipeline } from './inbound-pipeline';
 
 /** Order of the rating hook: first, so a rating reply is not also a chatbot or AI input. */
 export const RATING_HOOK_ORDER = 100;
-/** The channel's rules: closing keyword, then auto-distribution and queue greeting of a new ticket. */
-export const CHANNEL_RULES_HOOK_ORDER = 150;
-/** The absence message outside business hours. */
-export const BUSINESS_HOURS_HOOK_ORDER = 200;
-/** The keyword bot of /auto-resposta (tickets without an agent on channels without a chatflow). */
-export const AUTO_REPLY_HOOK_ORDER = 250;
 
 /**
- * The hooks every server runs (docs/architecture.md, "Inbound hooks"):
- * - rating (100): while a ticket waits for a rating, the customer's reply goes to the tickets
- *   module, which records the rating (or asks again) and closes the ticket; handled.
- * - channel rules (150): the channel's closing keyword resolves the ticket (handled); a ticket
- *   created in the channel's queue is auto-distributed and greeted (not on a channel with a
- *   chatflow: the bot routes first).
- * - business hours (200): outside hours the absence message (once per window); when there is one,
- *   the chain stops there unless a chatflow runs the ticket (it decides with
- *   isWithinBusinessHours itself). A tenant without an absence text keeps its bots at night.
- * - auto-reply (250): the keyword bot.
+ * The hooks every server runs. Rating replies (spec section 4: "sending a rating request closes
+ * the ticket automatically after the customer replies"): while a ticket waits for a rating, the
+ * customer's reply goes to the tickets module, which records the rating (or asks again) and
+ * closes the ticket; the reply is then handled and later hooks skip it. Then the automation hooks
+ * (automation-hooks.ts): channel rules 150, business hours 200, auto-reply 250.
  */
 export function registerDefaultInboundHooks(
   pipeline: InboundPipeline,
   deps: Pick<AppDeps, 'events' | 'dataSource'> & Partial<Pick<AppDeps, 'clock'>>,
 ): void {
-  const clock = deps.clock ?? systemClock;
-  // Each hook reads first, outside a transaction, and opens one only when it has something to
-  // write: most messages cost these hooks a few indexed reads.
   pipeline.useHook({
     name: 'rating',
     order: RATING_HOOK_ORDER,
@@ -52,47 +29,5 @@ export function registerDefaultInboundHooks(
       return outcome.handled === 'none' ? undefined : 'handled';
     },
   });
-  pipeline.useHook({
-    name: 'channel-rules',
-    order: CHANNEL_RULES_HOOK_ORDER,
-    run: async (event) => {
-      if (event.ticket.isGroup) return;
-      const automation = await channelAutomationOf(deps.dataSource, event.tenantId, event.channel.id);
-      if (!automation) return;
-      const ticket = { id: event.ticket.id, tenantId: event.tenantId };
-      if (isClosingKeyword(event.inbound.body, automation.closingKeyword)) {
-        const closed = await deps.events.transaction((tx, emit) => closeOnKeyword(tx, emit, ticket, clock.now()));
-        return closed ? 'handled' : undefined;
-      }
-      // A channel with a chatflow hands new tickets to the bot first: its queue routing
-      // distributes and greets (through applyTicketChange) when the flow gets there.
-      if (event.ticket.created && event.ticket.queueId !== null && automation.chatFlowId === null) {
-        const entry = await deps.events.transaction((tx, emit) => enterChannelQueue(tx, emit, ticket, automation, clock.now()));
-        if (entry.userId !== null) event.ticket.userId = entry.userId;
-      }
-      return undefined;
-    },
-  });
-  pipeline.useHook({
-    name: 'business-hours',
-    order: BUSINESS_HOURS_HOOK_ORDER,
-    run: async (event) => {
-      if (event.ticket.isGroup) return;
-      const now = clock.now();
-      const hours = await businessHoursOf(deps.dataSource, event.tenantId, event.ticket.queueId);
-      if (!hours.absenceMessage || isWithinBusinessHours(hours.week, now, hours.timeZone)) return;
-      const outcome = await deps.events.transaction((tx) =>
-        sendAbsenceMessageIfClosed(tx, { id: event.ticket.id, tenantId: event.tenantId, queueId: event.ticket.queueId }, now),
-      );
-      if (outcome !== 'sent' && outcome !== 'alreadySent') return undefined;
-      if (event.ticket.chatFlowId !== null) return undefined;
-      const automation = await channelAutomationOf(deps.dataSource, event.tenantId, event.channel.id);
-      return automation?.chatFlowId ? undefined : 'handled';
-    },
-  });
-  pipeline.useHook({
-    name: 'auto-reply',
-    order: AUTO_REPLY_HOOK_ORDER,
-    run: (event) => runAutoReply(deps, event, clock.now()),
-  });
+  registerAutomationHooks(pipeline, deps);
 }

@@ -3,6 +3,7 @@ import { matchesAutoReplyWords } from '@shared/schemas/auto-reply';
 import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
+import { emitQueuedMessages } from '../messages/message-events';
 import { renderForTicket } from '../tickets/ticket-variables';
 import { applyTicketChange, lockTicket, queueOutboundText, selectTicket } from '../tickets/ticket-writes';
 import type { TicketRow } from '../tickets/tickets.presenter';
@@ -43,9 +44,13 @@ export async function runAutoReply(
     ])) as { stepAutoReplyId: number | null }[];
     if (!row || row.stepAutoReplyId === null) return undefined;
   }
-  const outcome = await deps.events.transaction((tx, emit) =>
-    advanceAutoReply(tx, emit, { id: event.ticket.id, tenantId: event.tenantId }, event.inbound.body, event.ticket.created, now),
-  );
+  const outcome = await deps.events.transaction(async (tx, emit) => {
+    const queued: number[] = [];
+    const ref = { id: event.ticket.id, tenantId: event.tenantId };
+    const result = await advanceAutoReply(tx, emit, ref, event.inbound.body, event.ticket.created, now, queued);
+    await emitQueuedMessages(tx, emit, ref.id, queued);
+    return result;
+  });
   return outcome === 'skipped' ? undefined : 'handled';
 }
 
@@ -56,7 +61,12 @@ export async function advanceAutoReply(
   text: string,
   created: boolean,
   now: Date,
+  /** Receives the ids of the messages queued, for the caller to announce. */
+  queued: number[] = [],
 ): Promise<AutoReplyOutcome> {
+  const send = async (ticket: TicketRow, template: string) => {
+    queued.push(await sendText(tx, ticket, template, now));
+  };
   if (!(await lockTicket(tx, ref.tenantId, ref.id))) return 'skipped';
   const ticket = await selectTicket(tx, ref.id);
   if (!ticket || ticket.userId !== null || ticket.isGroup || ticket.chatFlowId !== null) return 'skipped';
@@ -83,7 +93,7 @@ export async function advanceAutoReply(
     )) as { id: number; stepId: number; reply: string }[];
     if (!bot) return 'skipped';
     await setState(tx, ticket.id, bot.id, bot.stepId);
-    await send(tx, ticket, bot.reply, now);
+    await send(ticket, bot.reply);
     return 'started';
   }
 
@@ -99,10 +109,10 @@ export async function advanceAutoReply(
       await setState(tx, ticket.id, null, null);
       return 'ended';
     }
-    await send(tx, ticket, step.reply, now);
+    await send(ticket, step.reply);
     return 'repeated';
   }
-  if (match.replyDefinition?.trim()) await send(tx, ticket, match.replyDefinition.trim(), now);
+  if (match.replyDefinition?.trim()) await send(ticket, match.replyDefinition.trim());
 
   if (match.action === 0) {
     const [next] = match.nextStepId
@@ -116,7 +126,7 @@ export async function advanceAutoReply(
       return 'ended';
     }
     await setState(tx, ticket.id, state.autoReplyId, next.id);
-    await send(tx, ticket, next.reply, now);
+    await send(ticket, next.reply);
     return 'nextStep';
   }
   await setState(tx, ticket.id, null, null);
@@ -146,7 +156,7 @@ async function setState(tx: EntityManager, ticketId: number, autoReplyId: number
   await tx.query(`UPDATE tickets SET "autoReplyId" = $2, "stepAutoReplyId" = $3 WHERE id = $1`, [ticketId, autoReplyId, stepId]);
 }
 
-async function send(tx: EntityManager, ticket: TicketRow, template: string, now: Date): Promise<void> {
+async function sendText(tx: EntityManager, ticket: TicketRow, template: string, now: Date): Promise<number> {
   const text = await renderForTicket(tx, template, { tenantId: ticket.tenantId, ticketId: ticket.id, userId: null, now });
-  await queueOutboundText(tx, ticket, text, { userId: null, now, kind: 'autoReply' });
+  return queueOutboundText(tx, ticket, text, { userId: null, now, kind: 'autoReply' });
 }

@@ -25,6 +25,8 @@ export async function sendAbsenceMessageIfClosed(
   tx: EntityManager,
   ticket: { id: number; tenantId: number; queueId: number | null },
   now: Date,
+  /** Receives the id of the message queued, for the caller to announce. */
+  queued: number[] = [],
 ): Promise<AbsenceOutcome> {
   const hours = await businessHoursOf(tx, ticket.tenantId, ticket.queueId);
   if (isWithinBusinessHours(hours.week, now, hours.timeZone)) return 'open';
@@ -54,6 +56,6 @@ export async function sendAbsenceMessageIfClosed(
     userId: null,
     now,
   });
-  await queueOutboundText(tx, current, text, { userId: null, now, kind: 'businessHours' });
+  queued.push(await queueOutboundText(tx, current, text, { userId: null, now, kind: 'businessHours' }));
   return 'sent';
 }

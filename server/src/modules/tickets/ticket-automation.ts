@@ -39,11 +39,12 @@ export async function closeOnKeyword(
   emit: Emit,
   ticket: { id: number; tenantId: number },
   now: Date,
+  queued: number[] = [],
 ): Promise<boolean> {
   if (!(await lockTicket(tx, ticket.tenantId, ticket.id))) return false;
   const current = await selectTicket(tx, ticket.id);
   if (!current) return false;
-  return (await resolveBySystem(tx, emit, current, now, 'closingKeyword')) !== 'none';
+  return (await resolveBySystem(tx, emit, current, now, 'closingKeyword', queued)) !== 'none';
 }
 
 /**
@@ -57,6 +58,8 @@ export async function enterChannelQueue(
   ticket: { id: number; tenantId: number },
   automation: ChannelAutomation,
   now: Date,
+  /** Receives the id of the greeting queued, for the caller to announce. */
+  queued: number[] = [],
 ): Promise<{ userId: number | null; greeted: boolean }> {
   if (!(await lockTicket(tx, ticket.tenantId, ticket.id))) return { userId: null, greeted: false };
   let current = await selectTicket(tx, ticket.id);
@@ -78,6 +81,7 @@ export async function enterChannelQueue(
       );
     }
   }
-  const greeted = (await sendQueueGreeting(tx, current, now)) !== null;
-  return { userId, greeted };
+  const greeting = await sendQueueGreeting(tx, current, now);
+  if (greeting !== null) queued.push(greeting);
+  return { userId, greeted: greeting !== null };
 }

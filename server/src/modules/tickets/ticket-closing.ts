@@ -30,10 +30,10 @@ export const AUTO_CLOSE_SWEEP_MS = 60_000;
 const SWEEP_BATCH = 50;
 
 export type CloseReason =
-  'resolved' | 'farewell' | 'forced' | 'rating' | 'ratingUnanswered' | 'idle' | 'massResolve' | 'channelClear' | 'nullUser' | 'closingKeyword';
+  'resolved' | 'farewell' | 'forced' | 'rating' | 'ratingUnanswered' | 'idle' | 'massResolve' | 'channelClear' | 'nullUser';
 
 /** The columns a close writes. */
-export function closedSet(now: Date, reason: CloseReason): TicketSet {
+export function closedSet(now: Date, reason: CloseReason | SystemCloseReason): TicketSet {
   return { status: 'closed', closedAt: now, closeAt: null, closeReason: reason, ratingRequestedAt: null };
 }
 
@@ -177,6 +177,9 @@ export function scheduleTicketSweeps(deps: Pick<AppDeps, 'periodic' | 'events' |
 
 // ---------- Resolved by the system (the customer's closing keyword) ----------
 
+/** Why the system (not an agent) resolved a ticket. */
+export type SystemCloseReason = 'closingKeyword';
+
 /**
  * Resolves a locked active ticket without an agent's request, by the same rules as an agent's
  * resolve: the rating request when the tenant has ratings on (the ticket closes after the
@@ -188,14 +191,16 @@ export async function resolveBySystem(
   emit: Emit,
   current: TicketRow,
   now: Date,
-  reason: CloseReason,
+  reason: SystemCloseReason,
+  /** Receives the ids of the messages queued (rating request or farewell), for the caller to announce. */
+  queued: number[] = [],
 ): Promise<'ratingRequest' | 'farewell' | 'closed' | 'none'> {
   if (current.status !== 'open' && current.status !== 'pending') return 'none';
   if (current.closeAt !== null || current.ratingRequestedAt !== null) return 'none';
   const rating = await ratingSettingsOf(tx, current.tenantId);
   if (rating.enabled && current.whatsappId !== null && !current.isGroup && rating.message.trim()) {
     const request = await renderForTicket(tx, rating.message.trim(), variablesOf(current, now));
-    await queueOutboundText(tx, current, request, { userId: null, now, kind: 'ratingRequest' });
+    queued.push(await queueOutboundText(tx, current, request, { userId: null, now, kind: 'ratingRequest' }));
     await applyTicketChange(
       tx,
       emit,
@@ -208,7 +213,7 @@ export async function resolveBySystem(
   const farewellText = current.isGroup ? null : await farewellMessageOf(tx, current);
   if (farewellText) {
     const farewell = await renderForTicket(tx, farewellText, variablesOf(current, now));
-    await queueOutboundText(tx, current, farewell, { userId: null, now, kind: 'farewell' });
+    queued.push(await queueOutboundText(tx, current, farewell, { userId: null, now, kind: 'farewell' }));
     await applyTicketChange(
       tx,
       emit,
