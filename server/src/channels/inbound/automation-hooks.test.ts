@@ -79,6 +79,9 @@ describe('business hours hook (order 200)', () => {
     // Monday 19:30 local (22:30 UTC): closed; the message once, even for three messages.
     now = new Date('2026-11-23T22:30:00Z');
     await receive(t, t.channel.id, contact, 'alguém aí?');
+    // The ticket list shows it as the last message, as it does the farewell.
+    const [{ lastMessage }] = await ds().query(`SELECT "lastMessage" FROM tickets WHERE id = $1`, [first.ticketId]);
+    expect(lastMessage).toBe(`Estamos fechados, Cliente ${contact.slice(-4)}.`);
     await receive(t, t.channel.id, contact, 'olá?');
     now = new Date('2026-11-24T02:59:00Z'); // 23:59 local, same window
     await receive(t, t.channel.id, contact, 'ainda aqui');

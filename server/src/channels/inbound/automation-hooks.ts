@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { systemClock } from '../../core/clock';
 import { runAutoReply } from '../../modules/auto-replies/auto-reply.runner';
-import { emitQueuedMessages } from '../../modules/messages/message-events';
+import { announceAutomatedMessages, emitQueuedMessages } from '../../modules/messages/automated-messages';
 import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
 import { businessHoursOf, isWithinBusinessHours } from '../../modules/tenants/business-hours';
 import {
@@ -60,7 +60,7 @@ export function registerAutomationHooks(
         const entry = await deps.events.transaction(async (tx, emit) => {
           const queued: number[] = [];
           const result = await enterChannelQueue(tx, emit, ticket, automation, clock.now(), queued);
-          await emitQueuedMessages(tx, emit, ticket.id, queued);
+          await announceAutomatedMessages(tx, emit, ticket.id, queued, clock.now());
           return result;
         });
         if (entry.userId !== null) event.ticket.userId = entry.userId;
@@ -80,7 +80,7 @@ export function registerAutomationHooks(
         const queued: number[] = [];
         const ticket = { id: event.ticket.id, tenantId: event.tenantId, queueId: event.ticket.queueId };
         const result = await sendAbsenceMessageIfClosed(tx, ticket, now, queued);
-        await emitQueuedMessages(tx, emit, ticket.id, queued);
+        await announceAutomatedMessages(tx, emit, ticket.id, queued, now);
         return result;
       });
       if (outcome !== 'sent' && outcome !== 'alreadySent') return undefined;

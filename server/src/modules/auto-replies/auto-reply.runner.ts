@@ -3,7 +3,7 @@ import { matchesAutoReplyWords } from '@shared/schemas/auto-reply';
 import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
-import { emitQueuedMessages } from '../messages/message-events';
+import { announceAutomatedMessages } from '../messages/automated-messages';
 import { renderForTicket } from '../tickets/ticket-variables';
 import { applyTicketChange, lockTicket, queueOutboundText, selectTicket } from '../tickets/ticket-writes';
 import type { TicketRow } from '../tickets/tickets.presenter';
@@ -48,7 +48,7 @@ export async function runAutoReply(
     const queued: number[] = [];
     const ref = { id: event.ticket.id, tenantId: event.tenantId };
     const result = await advanceAutoReply(tx, emit, ref, event.inbound.body, event.ticket.created, now, queued);
-    await emitQueuedMessages(tx, emit, ref.id, queued);
+    await announceAutomatedMessages(tx, emit, ref.id, queued, now);
     return result;
   });
   return outcome === 'skipped' ? undefined : 'handled';

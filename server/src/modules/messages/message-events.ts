@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
 import type { MessageEventPayload } from '@shared/schemas/messages';
 import type { Emit } from '../../realtime/domain-events';
-import { loadTicket, ticketAudience, type MessageTicket } from './message-ticket';
+import { ticketAudience, type MessageTicket } from './message-ticket';
 import { presentMessage } from './messages.presenter';
 import { selectMessagesByIds } from './messages.query';
 
@@ -29,20 +29,4 @@ export async function emitMessages(
     const payload: MessageEventPayload = { action, ticketId: ticket.id, message: presentMessage(row) };
     await emit(ticket.tenantId, EVENT_BY_ACTION[action], payload, ticketAudience(ticket));
   }
-}
-
-/**
- * `appMessage:create` for messages the system queued in this transaction (automated texts:
- * greetings, absence messages, bot steps), so an open chat shows them before they are delivered.
- * Call it last in the transaction, as emitMessages.
- */
-export async function emitQueuedMessages(
-  tx: EntityManager,
-  emit: Emit,
-  ticketId: number,
-  messageIds: readonly number[],
-): Promise<void> {
-  if (messageIds.length === 0) return;
-  const ticket = await loadTicket(tx, ticketId);
-  if (ticket) await emitMessages(tx, emit, ticket, 'create', messageIds);
 }
