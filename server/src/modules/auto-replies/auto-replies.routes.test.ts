@@ -105,6 +105,37 @@ describe('auto-reply CRUD', () => {
     expect((await server.request('GET', '/auto-reply', { token })).body).toEqual([]);
   });
 
+  it('keeps an action in its bot, and concurrent edits of one bot never fail (bot locked first)', async () => {
+    const t = await server.createTenantWithUsers();
+    const token = t.users.admin.token;
+    const f = await botOf(t);
+    const g = await botOf(t);
+    const moved = await server.request('PUT', `/auto-reply-action/${f.action.id}`, {
+      token,
+      body: { stepReplyId: g.first.id, words: 'x', action: 0, nextStepId: g.second.id },
+    });
+    expect(moved.status).toBe(404);
+    expect(moved.body.error).toBe('ERR_NO_STEP_AUTO_REPLY_FOUND');
+    const statuses = await Promise.all([
+      server.request('PUT', `/auto-reply-action/${f.action.id}`, {
+        token,
+        body: { stepReplyId: f.first.id, words: 'y', action: 0, nextStepId: f.second.id },
+      }),
+      server.request('DELETE', `/auto-reply/${f.bot.id}/steps/${f.second.id}`, { token }),
+      server.request('POST', `/auto-reply/${f.bot.id}/steps`, { token, body: { reply: 'Outra', initialStep: true } }),
+      server.request('DELETE', `/auto-reply-action/${f.action.id}`, { token }),
+    ]).then((all) => all.map((r) => r.status));
+    expect(
+      statuses.every((status) => status < 500),
+      JSON.stringify(statuses),
+    ).toBe(true);
+    const [{ initial }] = await server.deps.dataSource.query(
+      `SELECT count(*)::int AS initial FROM auto_reply_steps WHERE "autoReplyId" = $1 AND "initialStep"`,
+      [f.bot.id],
+    );
+    expect(initial).toBe(1);
+  });
+
   it('refuses deleting a bot or a step a ticket still waits in (409 ERR_AUTO_REPLY_RELATIONED_TICKET), not once it is closed', async () => {
     const t = await server.createTenantWithUsers();
     const token = t.users.admin.token;

@@ -172,8 +172,15 @@ export class AutoRepliesService {
 
   async updateAction(auth: AuthContext, id: number, input: AutoReplyActionInput): Promise<AutoReplyAction> {
     return this.deps.events.transaction(async (tx, emit) => {
-      await this.lockAction(tx, auth, id);
-      const step = await this.stepOfTenant(tx, auth, input.stepReplyId);
+      const current = await this.lockAction(tx, auth, id);
+      // An action may move to another step of its own bot (already locked), not to another bot.
+      const [step] = (await tx.query(
+        `SELECT s.* FROM auto_reply_steps s
+           JOIN auto_reply_steps c ON c.id = $2 AND c."autoReplyId" = s."autoReplyId"
+          WHERE s.id = $1 AND s."tenantId" = $3`,
+        [input.stepReplyId, current.stepId, auth.tenantId],
+      )) as AutoReplyStepRow[];
+      if (!step) throw new AppError('ERR_NO_STEP_AUTO_REPLY_FOUND');
       const dest = await this.destination(tx, step, input);
       const [row] = await updateReturning<AutoReplyActionRow>(
         tx,
@@ -255,11 +262,18 @@ export class AutoRepliesService {
 
   /** Actions have no code of their own in the catalogue: a missing one is its step's "not found". */
   private async lockAction(tx: EntityManager, auth: AuthContext, id: number): Promise<AutoReplyActionRow> {
-    const rows: AutoReplyActionRow[] = await tx.query(
-      `SELECT * FROM auto_reply_actions WHERE id = $1 AND "tenantId" = $2 FOR UPDATE`,
+    const found = (await tx.query(
+      `SELECT a."tenantId", s."autoReplyId" FROM auto_reply_actions a JOIN auto_reply_steps s ON s.id = a."stepId"
+        WHERE a.id = $1 AND a."tenantId" = $2`,
       [id, auth.tenantId],
-    );
-    return authorizeAutoReplyRow(auth, rows[0], 'ERR_NO_STEP_AUTO_REPLY_FOUND');
+    )) as { tenantId: number; autoReplyId: number }[];
+    const owner = authorizeAutoReplyRow(auth, found[0], 'ERR_NO_STEP_AUTO_REPLY_FOUND');
+    // Every write of a bot's steps and actions locks the bot first, so two of them never wait on
+    // each other in opposite orders.
+    await this.lockReply(tx, auth, owner.autoReplyId);
+    const rows: AutoReplyActionRow[] = await tx.query(`SELECT * FROM auto_reply_actions WHERE id = $1 FOR UPDATE`, [id]);
+    if (!rows[0]) throw new AppError('ERR_NO_STEP_AUTO_REPLY_FOUND');
+    return rows[0];
   }
 
   /** The one destination the action kind uses, checked against the tenant; the others are cleared. */
