@@ -12,6 +12,7 @@ import { SOCKET_EVENTS } from '@shared/events';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import { updateReturning, type Queryable } from '../../core/tenant-catalog';
+import { foreignKeyViolationOf } from '../../db/pg-errors';
 import type { EventAudience } from '../../db/entities';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
@@ -86,7 +87,7 @@ export class AutoRepliesService {
   }
 
   async remove(auth: AuthContext, id: number): Promise<void> {
-    await this.deps.events.transaction(async (tx, emit) => {
+    await this.deleting(async (tx, emit) => {
       const current = await this.lockReply(tx, auth, id);
       await this.assertUnused(tx, current.tenantId, '"autoReplyId"', current.id);
       await tx.query(`DELETE FROM auto_replies WHERE id = $1 AND "tenantId" = $2`, [current.id, current.tenantId]);
@@ -131,7 +132,7 @@ export class AutoRepliesService {
   }
 
   async removeStep(auth: AuthContext, autoReplyId: number, stepId: number): Promise<void> {
-    await this.deps.events.transaction(async (tx, emit) => {
+    await this.deleting(async (tx, emit) => {
       const reply = await this.lockReply(tx, auth, autoReplyId);
       const step = await this.findStep(tx, reply, stepId);
       await this.assertUnused(tx, reply.tenantId, '"stepAutoReplyId"', step.id);
@@ -216,6 +217,20 @@ export class AutoRepliesService {
 
   // ---------- helpers ----------
 
+  /**
+   * A delete of a bot or step. A ticket that enters it while the delete runs (a new ticket
+   * starting the bot commits between our check and our DELETE) makes the tickets' RESTRICT
+   * foreign key refuse the DELETE: the same 409 as the check.
+   */
+  private async deleting(work: (tx: EntityManager, emit: Emit) => Promise<void>): Promise<void> {
+    try {
+      await this.deps.events.transaction(work);
+    } catch (err) {
+      if (foreignKeyViolationOf(err) !== undefined) throw new AppError('ERR_AUTO_REPLY_RELATIONED_TICKET');
+      throw err;
+    }
+  }
+
   private async present(db: Queryable, tenantId: number, rows: AutoReplyRow[]): Promise<AutoReply[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
@@ -232,17 +247,22 @@ export class AutoRepliesService {
     return rows.map((r) => presentAutoReply(r, steps, actions));
   }
 
+  /**
+   * Serialises the writes of one bot. NO KEY UPDATE: the bot runner's foreign-key checks on
+   * tickets (KEY SHARE) never wait on it, so a runner holding a ticket and a delete holding the
+   * bot cannot wait on each other.
+   */
   private async lockReply(tx: EntityManager, auth: AuthContext, id: number): Promise<AutoReplyRow> {
-    const rows: AutoReplyRow[] = await tx.query(`SELECT * FROM auto_replies WHERE id = $1 AND "tenantId" = $2 FOR UPDATE`, [
-      id,
-      auth.tenantId,
-    ]);
+    const rows: AutoReplyRow[] = await tx.query(
+      `SELECT * FROM auto_replies WHERE id = $1 AND "tenantId" = $2 FOR NO KEY UPDATE`,
+      [id, auth.tenantId],
+    );
     return authorizeAutoReplyRow(auth, rows[0], 'ERR_NO_AUTO_REPLY_FOUND');
   }
 
   private async findStep(tx: EntityManager, reply: AutoReplyRow, stepId: number): Promise<AutoReplyStepRow> {
     const rows: AutoReplyStepRow[] = await tx.query(
-      `SELECT * FROM auto_reply_steps WHERE id = $1 AND "autoReplyId" = $2 AND "tenantId" = $3 FOR UPDATE`,
+      `SELECT * FROM auto_reply_steps WHERE id = $1 AND "autoReplyId" = $2 AND "tenantId" = $3 FOR NO KEY UPDATE`,
       [stepId, reply.id, reply.tenantId],
     );
     if (!rows[0]) throw new AppError('ERR_NO_STEP_AUTO_REPLY_FOUND');
