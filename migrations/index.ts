@@ -16,6 +16,7 @@ import { TicketRecordsIndexes1763820000000 } from './1763820000000-ticket-record
 import { ChatFlows1763830000000 } from './1763830000000-chat-flows';
 import { AutoReplies1763840000000 } from './1763840000000-auto-replies';
 import { BusinessHoursAutomation1763850000000 } from './1763850000000-business-hours-automation';
+import { ReportMedianIndex1763860000000 } from './1763860000000-report-median-index';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   ChatFlows1763830000000,
   AutoReplies1763840000000,
   BusinessHoursAutomation1763850000000,
+  ReportMedianIndex1763860000000,
 ];

@@ -101,6 +101,10 @@ export const ERROR_CODES = {
   // Channels and messaging
   ERR_NO_WAPP_FOUND: { status: 404, message: 'Conexão não encontrada.' },
   ERR_NO_DEF_WAPP_FOUND: { status: 404, message: 'Nenhuma conexão padrão. Verifique as conexões.' },
+  // Chatbot flows (issue #14)
+  ERR_NO_CHATFLOW_FOUND: { status: 404, message: 'Fluxo de chatbot não encontrado.' },
+  ERR_CHATFLOW_INACTIVE: { status: 400, message: 'O fluxo de chatbot está inativo. Ative-o antes de usá-lo.' },
+  ERR_CHATFLOW_NO_TEST_NUMBER: { status: 400, message: 'Informe um número de teste para o fluxo.' },
   ERR_WAPP_NOT_INITIALIZED: { status: 400, message: 'Sessão não inicializada.' },
   ERR_WAPP_INITIALIZED: { status: 400, message: 'Não conectado, reconectando. Tente novamente em alguns segundos.' },
   ERR_WAPP_INVALID_CONTACT: { status: 400, message: 'Este não é um número válido.' },

@@ -20,6 +20,7 @@ import { appStorage } from './app/session/app-storage';
 import { configureSessionController } from './app/session/session-controller';
 import { createAppStore } from './app/store';
 import { applyCssVariables, isCssColor, toCssVariables } from './app/theme/system-colors';
+import { prefetchDashboard } from './features/dashboard/dashboard-prefetch';
 import { createI18n } from './i18n/i18n';
 import { setAppI18n } from './i18n/i18n-instance';
 
@@ -27,7 +28,7 @@ import { setAppI18n } from './i18n/i18n-instance';
  * The screen the app is opening (after the guard's redirect: '/' or a landing page) starts
  * loading now, beside the translations and icons, instead of after the first render.
  */
-function preloadOpeningScreen() {
+function preloadOpeningScreen(): string | null {
   const [pathname, search = ''] = window.location.hash.replace(/^#/, '').split('?');
   const session = appStorage.readSession();
   const decision = decideNavigation(
@@ -37,10 +38,22 @@ function preloadOpeningScreen() {
   const target = decision.kind === 'redirect' ? decision.to : pathname || '/';
   const route = shellRouteOf(target.split('?')[0]);
   if (route) void preloadRouteScreen(route.id);
+  return route?.id ?? null;
 }
 
 async function start() {
-  preloadOpeningScreen();
+  const openingRoute = preloadOpeningScreen();
+  // The store, the router and the session controller need no translations: creating them first
+  // lets the opening screen's calls leave beside the translations (issue #13, start-up).
+  const store = createAppStore();
+  const router = createAppRouter();
+  configureSessionController({
+    dispatch: store.dispatch,
+    navigate: (path) => void router.navigate(path),
+    disconnectRealtime,
+    resetApiCache: () => store.dispatch(baseApi.util.resetApiState()),
+  });
+  if (openingRoute === 'home' && store.getState().session.token) prefetchDashboard(store.dispatch);
   const language = appStorage.readLanguage() ?? DEFAULT_LOCALE;
   // The standard-size icon paths (one chunk) arrive with the translations, so the first screen
   // draws its menu and buttons complete; large icons load when first shown.
@@ -57,15 +70,6 @@ async function start() {
   applyCssVariables(toCssVariables(appStorage.readStoredColors(), isCssColor), document.documentElement);
   const session = appStorage.readSession();
   document.body.classList.toggle(Classes.DARK, session?.isDark === true);
-
-  const store = createAppStore();
-  const router = createAppRouter();
-  configureSessionController({
-    dispatch: store.dispatch,
-    navigate: (path) => void router.navigate(path),
-    disconnectRealtime,
-    resetApiCache: () => store.dispatch(baseApi.util.resetApiState()),
-  });
 
   // Rendered as a transition: React yields to the browser every few milliseconds while it builds
   // the first screen, so start-up has no long task of its own (issue #13, under 200 ms).

@@ -54,6 +54,11 @@ const EnvSchema = z.object({
   /** Deadline of each call to a provider's HTTP API (Meta, hub, Evolution, Wuzapi, Meow). */
   CHANNEL_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /**
+   * Hosts (comma-separated, `host` or `host:port`) the chatbot's webhook, media and AI calls may
+   * reach although they resolve to a private or loopback address; empty: none (SSRF guard).
+   */
+  CHATFLOW_HTTP_ALLOW_HOSTS: z.string().default(''),
+  /**
    * Tests only: a module whose `makeWASocket` replaces Baileys' own (an injected socket that
    * emits Baileys' event shapes), for end-to-end tests without WhatsApp's servers.
    */
@@ -99,6 +104,8 @@ export interface Config {
   metaGraphBaseUrl: string;
   hubApiBaseUrl: string;
   channelHttpTimeoutMs: number;
+  /** Private or loopback hosts the chatbot's outgoing calls may reach anyway (lowercase `host` or `host:port`). */
+  chatflowHttpAllowHosts: string[];
   /** Tests only (BAILEYS_SOCKET_MODULE): path of a module exporting a replacement `makeWASocket`. */
   baileysSocketModule?: string;
 }
@@ -171,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaGraphBaseUrl: e.META_GRAPH_BASE_URL.replace(/\/+$/, ''),
     hubApiBaseUrl: e.HUB_API_BASE_URL.replace(/\/+$/, ''),
     channelHttpTimeoutMs: e.CHANNEL_HTTP_TIMEOUT_MS,
+    chatflowHttpAllowHosts: e.CHATFLOW_HTTP_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     baileysSocketModule: e.BAILEYS_SOCKET_MODULE || undefined,
   };
 }

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import type { ChannelRegistry } from './channels/channel-registry';
+import type { ChannelRegistry } from './modules/messaging/channel-registry';
 import type { Config } from './config';
 import type { Clock } from './core/clock';
 import type { Logger } from './core/logger';

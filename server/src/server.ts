@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 import type Koa from 'koa';
 import { createApp } from './app';
 import type { AppState } from './http/context';
-import { ChannelRegistry } from './channels/channel-registry';
+import { ChannelRegistry } from './modules/messaging/channel-registry';
 import type { Config } from './config';
 import { systemClock, type Clock } from './core/clock';
 import { createLogger, type Logger } from './core/logger';

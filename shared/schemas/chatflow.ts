@@ -377,3 +377,24 @@ export function newFlowDefinition(): FlowDefinition {
     ],
   });
 }
+
+// ---------- POST /chat-flow/:chatFlowId/test ----------
+/** Body of the flow test: the number to run it for (default: the flow's test number). */
+export const ChatFlowTestSchema = z
+  .object({
+    number: z
+      .string({ error: 'Número de teste: informe um texto' })
+      .trim()
+      .regex(/^\+?\d{8,15}$/, { error: 'Número de teste inválido (8 a 15 dígitos)' })
+      .optional(),
+  })
+  .strict();
+export type ChatFlowTestInput = z.infer<typeof ChatFlowTestSchema>;
+
+export interface ChatFlowTestResult {
+  ticketId: number;
+  contactId: number;
+  channelId: number;
+  /** The start step ran now (false: it was queued for the engine's sweep). */
+  started: boolean;
+}

@@ -12,6 +12,12 @@
  * receives its appMessage:create. Reports sustained messages/s (first post to last socket
  * event) and webhook-to-socket latency percentiles. REDIS_URL, when set, is passed on (Socket.IO
  * Redis adapter, Bull), as in production. Target: >= 1,000 msg/s, p99 < 250 ms.
+ *
+ * BENCH_CHATFLOW=1: a three-step chatbot flow is active on the channel, so every new ticket
+ * runs it (menu -> question -> protocol, one bot message each, and the next answer closes it; the next message opens a new ticket that runs it
+ * again). The bot's messages go to a local fake Graph API. Adds the bot's sends and the engine's
+ * own time per handled message (step_overhead_ms). tests/bench/inbound-chatflow.ts runs both
+ * variants and prints them side by side.
  */
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
@@ -50,12 +56,18 @@ async function serve(): Promise<void> {
     JWT_SECRET: 'bench-secret-0123456789abcdef',
     JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    WABA_GRAPH_BASE_URL: process.env.BENCH_GRAPH_URL!,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   });
   const server = await startServer(config, { seed: false, redisPrefix: `bench-${randomBytes(4).toString('hex')}` });
+  const { chatflowEngineOf } = await import('../../server/src/modules/chatflow/chatflow-wiring');
+  const engine = chatflowEngineOf(server.deps);
+  engine.recordStats(true);
   process.send!({ url: server.url });
-  process.on('message', async (msg: { stop?: boolean; cpu?: boolean }) => {
+  process.on('message', async (msg: { stop?: boolean; cpu?: boolean; stats?: boolean; resetStats?: boolean }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (msg.stats) process.send!({ stats: [...engine.stats.samples], phases: engine.stats.phases });
+    if (msg.resetStats) engine.recordStats(true);
     if (!msg.stop) return;
     await server.close();
     process.exit(0);
@@ -105,9 +117,12 @@ function webhook(messages: { from: string; wamid: string; body: string }[]): str
 async function main(): Promise<void> {
   const bench = await createBenchDatabase();
   const dataDir = bench.dataDir;
+  const withFlow = process.env.BENCH_CHATFLOW === '1';
+  const { FakeGraphApi } = await import('../fakes/graph-api.fake');
+  const graph = await new FakeGraphApi({ token: 'EAAG-bench', phoneNumberId: PHONE_NUMBER_ID }).start();
 
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    env: { ...process.env, BENCH_DB_URL: bench.url, BENCH_DATA_DIR: dataDir },
+    env: { ...process.env, BENCH_DB_URL: bench.url, BENCH_DATA_DIR: dataDir, BENCH_GRAPH_URL: graph.url },
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server there.
     execArgv: [
       '--import',
@@ -150,6 +165,33 @@ async function main(): Promise<void> {
         ],
       )
     ).rows;
+
+    if (withFlow) {
+      const step = (id: string, interactions: unknown[], target: unknown) => ({
+        id,
+        name: id,
+        interactions: interactions.map((i, n) => ({ id: `${id}${n}`, ...(i as object) })),
+        conditions: [{ id: `${id}c`, type: 'any', target }],
+      });
+      const flow = {
+        version: 1,
+        startStepId: 'menu',
+        // Three steps, one bot message each; the last answer closes the ticket.
+        settings: { closeService: true },
+        steps: [
+          step('menu', [{ type: 'flowBuilder', text: 'Como podemos ajudar?', options: ['Pedidos', 'Financeiro'] }], { type: 'step', stepId: 'pedido' }),
+          step('pedido', [{ type: 'message', text: 'Informe o número do pedido, {{firstName}}.' }], { type: 'step', stepId: 'fim' }),
+          step('fim', [{ type: 'message', text: 'Recebido, protocolo {{protocol}}. Algo mais?' }], { type: 'close' }),
+        ],
+      };
+      const [row] = (
+        await db.query(`INSERT INTO chat_flows ("tenantId", name, active, flow) VALUES ($1, 'Bench', true, $2) RETURNING id`, [
+          tenant.id,
+          JSON.stringify(flow),
+        ])
+      ).rows;
+      await db.query(`UPDATE channels SET "chatFlowId" = $2 WHERE id = $1`, [channel.id, row.id]);
+    }
 
     const login = await fetch(`${serverUrl}/auth/login/`, {
       method: 'POST',
@@ -233,8 +275,52 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const postedAt = performance.now();
     await Promise.race([allReceived, new Promise((r) => setTimeout(r, 30_000))]);
-    socket.disconnect();
     const cpuAfter = await serverCpu();
+    let phases: [number, number, number][] = [];
+    const stats = () =>
+      new Promise<number[]>((resolve) => {
+        child.once('message', (m: { stats: number[]; phases: [number, number, number][] }) => {
+          phases = m.phases;
+          resolve(m.stats.sort((a, b) => a - b));
+        });
+        child.send({ stats: true });
+      });
+    const stepSamples = await stats();
+
+    // The step's own overhead without queueing behind the load: after the run, messages one at a
+    // time (each flow step once per contact), each after the previous one's bot work is done.
+    let quietSamples: number[] = [];
+    if (withFlow) {
+      await new Promise((r) => setTimeout(r, 2000));
+      child.send({ resetStats: true });
+      const quietContacts = Array.from({ length: 30 }, (_, i) => `55219${String(20_000_000 + i * 41).padStart(8, '0')}`);
+      for (let round = 0; round < 3; round++) {
+        for (const from of quietContacts) {
+          const wamid = `wamid.QUIET${round}.${from}.${randomBytes(3).toString('hex')}`;
+          const body = webhook([{ from, wamid, body: round === 0 ? 'oi' : '1' }]);
+          const seen = new Promise<void>((resolve) => {
+            const on = (payload: { message: { messageId: string } }) => {
+              if (payload.message.messageId !== wamid) return;
+              socket.off(`${tenant.id}:appMessage:create`, on);
+              resolve();
+            };
+            socket.on(`${tenant.id}:appMessage:create`, on);
+          });
+          await fetch(url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`,
+            },
+            body,
+          });
+          await Promise.race([seen, new Promise((r) => setTimeout(r, 5000))]);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      quietSamples = await stats();
+    }
+    socket.disconnect();
     const ownCpu = process.cpuUsage(ownCpuBefore);
     const cpuMs = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user + b.system - a.user - a.system) / 1000;
 
@@ -245,7 +331,11 @@ async function main(): Promise<void> {
       await db.query(
         `SELECT (SELECT count(*)::int FROM messages WHERE "tenantId" = $1) AS messages,
                 (SELECT count(*)::int FROM contacts WHERE "tenantId" = $1) AS contacts,
-                (SELECT count(*)::int FROM tickets WHERE "tenantId" = $1) AS tickets`,
+                (SELECT count(*)::int FROM tickets WHERE "tenantId" = $1) AS tickets,
+                (SELECT count(*)::int FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot') AS bot_messages,
+                (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM messages
+                  WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot' GROUP BY status) s) AS bot_by_status,
+                (SELECT min("lastError") FROM messages WHERE "tenantId" = $1 AND "dataJson"->>'origin' = 'chatbot' AND "lastError" IS NOT NULL) AS bot_error`,
         [tenant.id],
       )
     ).rows;
@@ -273,12 +363,30 @@ async function main(): Promise<void> {
         client_cpu_ms_per_message: Number((cpuMs({ user: 0, system: 0 }, ownCpu) / MESSAGES).toFixed(2)),
         load_average: os.loadavg().map(round),
         redis: Boolean(process.env.REDIS_URL),
+        chatflow: withFlow,
+        // The engine's time per message it handled (read, decide, write; not the sends): under the
+        // load (queueing for connections and locks included), and one message at a time after it.
+        step_overhead_ms: {
+          handled: stepSamples.length,
+          p50: Number(percentile(stepSamples, 50).toFixed(2)),
+          p95: Number(percentile(stepSamples, 95).toFixed(2)),
+          p99: Number(percentile(stepSamples, 99).toFixed(2)),
+        },
+        step_overhead_quiet_ms: {
+          // p50 of each phase of the last measured set: read (facts, flow), decide, write (one transaction).
+          phases_p50: [0, 1, 2].map((k) => Number(percentile(phases.map((p) => p[k]).sort((a, b) => a - b), 50).toFixed(2))),
+          handled: quietSamples.length,
+          p50: Number(percentile(quietSamples, 50).toFixed(2)),
+          p95: Number(percentile(quietSamples, 95).toFixed(2)),
+          p99: Number(percentile(quietSamples, 99).toFixed(2)),
+        },
       }),
     );
   } finally {
     await db.end();
     child.send({ stop: true });
     await new Promise((r) => child.once('exit', r));
+    await graph.stop();
     await bench.drop();
   }
 }

@@ -143,17 +143,18 @@ test.describe('agent console composer (signed in as admin)', () => {
         })
         .toEqual(['Sim', 'Não']);
 
-      // Schedule: date and time required; the "tomorrow" shortcut fills them; the thread marks it.
+      // Schedule (the /agendamentos form, for this ticket): the date is required; the "tomorrow"
+      // shortcut fills 09:00 in the tenant's zone; the thread marks it.
       await page.getByTestId('composer-input').fill(`Lembrete agendado ${tag}`);
       await page.getByTestId('composer-schedule').click();
       const schedule = page.getByRole('dialog', { name: 'Agendar mensagem' });
       await expect(schedule.getByTestId('schedule-body')).toHaveValue(`Lembrete agendado ${tag}`);
-      await schedule.getByTestId('schedule-submit').click();
-      await expect(schedule.getByTestId('schedule-date-error')).toHaveText('Informe a data.');
-      await expect(schedule.getByTestId('schedule-time-error')).toHaveText('Informe a hora.');
-      await schedule.getByTestId('schedule-preset-tomorrow').click();
-      await expect(schedule.getByTestId('schedule-time')).toHaveValue('09:00');
-      await schedule.getByTestId('schedule-submit').click();
+      await expect(schedule.getByTestId('schedule-contact-search')).toHaveCount(0);
+      await schedule.getByTestId('form-save').click();
+      await expect(schedule.getByTestId('schedule-date-error')).toHaveText('Informe a data e a hora.');
+      await schedule.getByTestId('schedule-shortcut-tomorrow').click();
+      await expect(schedule.getByTestId('schedule-date')).toHaveValue(/T09:00$/);
+      await schedule.getByTestId('form-save').click();
       await expect(schedule).toHaveCount(0);
       const scheduled = message(`Lembrete agendado ${tag}`);
       await expect(scheduled).toHaveAttribute('data-status', 'scheduled');
@@ -165,8 +166,8 @@ test.describe('agent console composer (signed in as admin)', () => {
       // A second scheduled message, canceled from its menu: it leaves the thread.
       await page.getByTestId('composer-input').fill(`Agendamento cancelado ${tag}`);
       await page.getByTestId('composer-schedule').click();
-      await schedule.getByTestId('schedule-preset-in30Minutes').click();
-      await schedule.getByTestId('schedule-submit').click();
+      await schedule.getByTestId('schedule-shortcut-in30Minutes').click();
+      await schedule.getByTestId('form-save').click();
       const canceled = message(`Agendamento cancelado ${tag}`);
       await expect(canceled).toHaveAttribute('data-status', 'scheduled');
       await openMenu(canceled);

@@ -136,6 +136,12 @@ test.describe('protocols and notes (signed in as admin)', () => {
     await expect(table.getByText(seeded[0].note, { exact: true })).toBeVisible({ timeout: 15_000 });
     await expect(table.getByText(seeded[1].note, { exact: true })).toBeVisible();
 
+    // Live: a note written meanwhile (from the chat, here through the API) joins the open list.
+    const live = `Anotação ${run} escrita com a lista aberta`;
+    const added = await api(page, 'POST', `/tickets/${seeded[1].id}/notes`, { note: live });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    await expect(table.getByText(live, { exact: true })).toBeVisible({ timeout: 15_000 });
+
     // The note's text, without its accents and in capitals.
     await screen.getByTestId('records-search').fill(`ANOTACAO ${run} NUMERO 1`);
     await screen.getByTestId('records-submit').click();

@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
 import type { ChannelAdapter, ChannelRecord, ChannelType, SessionStatus } from './channel-adapter';
-import type { InboundPipeline } from './inbound/inbound-pipeline';
+import type { InboundPort } from './channel-port';
 
 /** What a session change may carry besides the state itself. */
 export interface SessionChange {
@@ -30,7 +30,7 @@ export interface AdapterContext {
    * The inbound pipeline, for providers whose messages arrive on a connection the adapter
    * holds (Baileys) rather than on a webhook route. Set by the registry.
    */
-  inbound?: Pick<InboundPipeline, 'receive' | 'applyStatus'>;
+  inbound?: InboundPort;
 }
 
 export type AdapterFactory = (ctx: AdapterContext) => ChannelAdapter;

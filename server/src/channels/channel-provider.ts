@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import type { AppDeps } from '../deps';
 import type { AdapterFactory } from './adapter-context';
 import type { ChannelType } from './channel-adapter';
+import type { ProviderDeps, WebhookDeps } from './channel-port';
 
-/** What a provider's factory may use to build adapters. */
-export type ProviderDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config'>;
+export type { ProviderDeps, WebhookDeps };
+
 
 /**
  * One messaging provider, self-contained in `server/src/channels/<provider>/`: the channel
@@ -23,7 +23,7 @@ export interface ChannelProvider {
    * Public webhook routes under `/webhooks/<type>/:channelId` (no user token: each route proves
    * the caller with the provider's signature or a per-channel secret before reading anything).
    */
-  readonly routes?: (router: Router, deps: AppDeps) => void;
+  readonly routes?: (router: Router, deps: WebhookDeps) => void;
   /** Secrets the server generates when a channel of this provider is created (e.g. a webhook secret). */
   readonly initialSecrets?: () => Record<string, unknown>;
   /**

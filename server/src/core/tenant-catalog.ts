@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ErrorCode } from '@shared/errors';
-import type { AppDeps } from '../deps';
-import type { Emit } from '../realtime/domain-events';
+import type { DataSource } from 'typeorm';
+import type { DomainEvents, Emit } from '../realtime/domain-events';
 import { foreignKeyViolationOf, uniqueViolationOf } from '../db/pg-errors';
 import { AppError } from './app-error';
 import type { AuthContext } from './auth-context';
@@ -59,7 +59,7 @@ const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  */
 export class TenantCatalog<Row extends CatalogRow, Dto> {
   constructor(
-    private readonly deps: Pick<AppDeps, 'dataSource' | 'events'>,
+    private readonly deps: { dataSource: DataSource; events: DomainEvents },
     readonly def: CatalogDefinition<Row, Dto>,
   ) {}
 

@@ -19,6 +19,7 @@ import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
 import { birthdaysRoutes } from './birthdays/birthdays.routes';
+import { chatflowTestRoutes } from './chatflow/chatflow-test.routes';
 import { ratingsRoutes } from './ratings/ratings.routes';
 import { healthRoutes } from './health/health.routes';
 import { plansRoutes } from './plans/plans.routes';
@@ -49,5 +50,6 @@ export function moduleRouters(deps: AppDeps): Router[] {
     reportsRoutes(deps),
     birthdaysRoutes(deps),
     ratingsRoutes(deps),
+    chatflowTestRoutes(deps),
   ];
 }

@@ -1,7 +1,8 @@
-import { Button, Callout, H3, NonIdealState, Spinner, type IconName } from '@blueprintjs/core';
+import { Button, Callout, NonIdealState, Spinner, type IconName } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import './crud.css';
+import { PageHeader } from '../layout/page-header';
 
 /** The state of the list a page shows, as RTK Query's query hooks give it. */
 export interface ListState {
@@ -65,18 +66,20 @@ export function CrudPage(props: CrudPageProps) {
   return (
     <div className="page crud-page" data-testid={`page-${routeId.replace(/\//g, '-')}`}>
       {tabs}
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t(`routes.${routeId}`)}</H3>
-          {description ? <p className="crud-page-description">{description}</p> : null}
-        </div>
-        {actions || add ? (
-          <div className="crud-page-actions">
-            {actions}
-            {add ? <Button intent="primary" icon="add" text={add.label} onClick={add.onClick} data-testid={add.testId} /> : null}
-          </div>
-        ) : null}
-      </header>
+      <PageHeader
+        title={t(`routes.${routeId}`)}
+        description={description}
+        actions={
+          actions || add ? (
+            <>
+              {actions}
+              {add ? (
+                <Button intent="primary" icon="add" text={add.label} onClick={add.onClick} data-testid={add.testId} />
+              ) : null}
+            </>
+          ) : null
+        }
+      />
       {readOnlyNotice ? (
         <Callout icon="lock" className="crud-page-notice" data-testid="read-only-notice">
           {readOnlyNotice}

@@ -1,16 +1,13 @@
 import {
   Button,
-  ButtonGroup,
   Callout,
   Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
-  HTMLSelect,
   InputGroup,
   Menu,
   MenuItem,
-  NumericInput,
   Spinner,
   TextArea,
 } from '@blueprintjs/core';
@@ -21,7 +18,6 @@ import { useListContactsQuery, type ContactDto } from '../../api/contacts.api';
 import { describeError } from '../../api/error-mapper';
 import {
   useForwardMessagesMutation,
-  useScheduleMessageMutation,
   useSendButtonsMutation,
   useSendMentionMutation,
 } from '../../api/messages.api';
@@ -29,16 +25,10 @@ import { showToast } from '../../app/feedback/toaster';
 import {
   contactSearchReady,
   EMOJIS,
-  formatScheduleDate,
   INTERACTIVE_BUTTONS_MAX_COUNT,
   interactivePayload,
-  presetFields,
-  RECURRENCE_OPTIONS,
-  SCHEDULE_PRESETS,
   validateForward,
   validateInteractive,
-  validateSchedule,
-  type SchedulePreset,
 } from './composer-rules';
 
 export const newClientId = () =>
@@ -191,174 +181,6 @@ export function ButtonsDialog({
               data-testid="buttons-submit"
             >
               {t('chatTools.buttons.submit')}
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-
-export function ScheduleDialog({
-  ticketId,
-  initialText,
-  onClose,
-  onScheduled,
-}: {
-  ticketId: number;
-  initialText: string;
-  onClose: () => void;
-  onScheduled: () => void;
-}) {
-  const { t } = useTranslation();
-  const [body, setBody] = useState(initialText);
-  const [preset, setPreset] = useState<SchedulePreset>('custom');
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
-  const [recurrenceDays, setRecurrenceDays] = useState(0);
-  const [repetitions, setRepetitions] = useState(1);
-  const [touched, setTouched] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [schedule, { isLoading }] = useScheduleMessageMutation();
-  const check = validateSchedule({ body, date, time }, new Date());
-
-  const choose = (p: SchedulePreset) => {
-    setPreset(p);
-    const fields = presetFields(p, new Date());
-    if (fields) {
-      setDate(fields.date);
-      setTime(fields.time);
-    }
-  };
-  const submit = async () => {
-    setTouched(true);
-    setServerError(null);
-    // Read the clock again: the dialog may have been open for a while.
-    const final = validateSchedule({ body, date, time }, new Date());
-    if (!final.valid || !final.when) return;
-    const result = await schedule({
-      ticketId,
-      body,
-      scheduleDate: final.when.toISOString(),
-      recurrenceDays,
-      repetitions: recurrenceDays ? repetitions : 1,
-      clientId: newClientId(),
-    });
-    if ('error' in result) setServerError(describeRefusal(result.error, t));
-    else {
-      showToast(
-        t('chatTools.schedule.done', { date: formatScheduleDate(result.data.scheduleDate ?? final.when.toISOString()) }),
-        'success',
-      );
-      onScheduled();
-      onClose();
-    }
-  };
-  const err = (key: string | null) => (touched && key ? t(key) : undefined);
-  return (
-    <Dialog isOpen onClose={onClose} title={t('chatTools.schedule.title')}>
-      <DialogBody>
-        <FormGroup
-          label={t('chatTools.schedule.message')}
-          labelFor="schedule-body"
-          intent={err(check.body) ? 'danger' : 'none'}
-          helperText={<span data-testid="schedule-body-error">{err(check.body)}</span>}
-        >
-          <TextArea
-            id="schedule-body"
-            value={body}
-            onChange={(e) => setBody(e.target.value)}
-            fill
-            rows={3}
-            data-testid="schedule-body"
-          />
-        </FormGroup>
-        <ButtonGroup className="schedule-presets">
-          {SCHEDULE_PRESETS.map((p) => (
-            <Button key={p} active={preset === p} onClick={() => choose(p)} data-testid={`schedule-preset-${p}`}>
-              {t(`chatTools.schedule.presets.${p}`)}
-            </Button>
-          ))}
-        </ButtonGroup>
-        <div className="schedule-when">
-          <FormGroup
-            label={t('chatTools.schedule.date')}
-            labelFor="schedule-date"
-            intent={err(check.date) ? 'danger' : 'none'}
-            helperText={<span data-testid="schedule-date-error">{err(check.date)}</span>}
-          >
-            <input
-              id="schedule-date"
-              type="date"
-              className="bp6-input"
-              value={date}
-              onChange={(e) => {
-                setDate(e.target.value);
-                setPreset('custom');
-              }}
-              data-testid="schedule-date"
-            />
-          </FormGroup>
-          <FormGroup
-            label={t('chatTools.schedule.time')}
-            labelFor="schedule-time"
-            intent={err(check.time) ? 'danger' : 'none'}
-            helperText={<span data-testid="schedule-time-error">{err(check.time)}</span>}
-          >
-            <input
-              id="schedule-time"
-              type="time"
-              className="bp6-input"
-              value={time}
-              onChange={(e) => {
-                setTime(e.target.value);
-                setPreset('custom');
-              }}
-              data-testid="schedule-time"
-            />
-          </FormGroup>
-        </div>
-        <div className="schedule-when">
-          <FormGroup label={t('chatTools.schedule.recurrence')} labelFor="schedule-recurrence">
-            <HTMLSelect
-              id="schedule-recurrence"
-              value={recurrenceDays}
-              onChange={(e) => setRecurrenceDays(Number(e.target.value))}
-              data-testid="schedule-recurrence"
-            >
-              {RECURRENCE_OPTIONS.map((days) => (
-                <option key={days} value={days}>
-                  {days === 0 ? t('chatTools.schedule.noRecurrence') : t('chatTools.schedule.days', { count: days })}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          {recurrenceDays > 0 && (
-            <FormGroup label={t('chatTools.schedule.repetitions')} labelFor="schedule-repetitions">
-              <NumericInput
-                id="schedule-repetitions"
-                min={1}
-                max={100}
-                value={repetitions}
-                onValueChange={(v) => setRepetitions(Math.max(1, Math.min(100, v || 1)))}
-              />
-            </FormGroup>
-          )}
-        </div>
-        {serverError && (
-          <Callout intent="danger" compact data-testid="schedule-server-error">
-            {serverError}
-          </Callout>
-        )}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>{t('chatTools.cancel')}</Button>
-            <Button intent="primary" loading={isLoading} onClick={() => void submit()} data-testid="schedule-submit">
-              {t('chatTools.schedule.submit')}
             </Button>
           </>
         }

@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../api/messages.api';
 import {
@@ -12,13 +13,10 @@ import {
   messageActionsOf,
   microphoneErrorKey,
   pickAudioMimeType,
-  presetFields,
   quickReplyOutcome,
-  scheduleDateOf,
   toggleForwardSelection,
   validateForward,
   validateInteractive,
-  validateSchedule,
   vcardFileName,
 } from './composer-rules';
 
@@ -56,56 +54,16 @@ describe('interactive buttons dialog', () => {
   });
 });
 
-describe('schedule dialog', () => {
-  const now = new Date(2026, 2, 10, 14, 12, 30); // Tuesday 10/03/2026 14:12:30 local
+describe('scheduled mark', () => {
+  // The composer schedules with /agendamentos' form (schedules/schedule-time.ts and its tests);
+  // the thread shows the moment in the tenant's zone, not the test machine's.
+  const zone = 'America/Sao_Paulo';
 
-  it('presets: in 30 minutes (rounded up to the minute), tomorrow and next week at 09:00, custom keeps the fields', () => {
-    expect(presetFields('in30Minutes', now)).toEqual({ date: '2026-03-10', time: '14:43' });
-    expect(presetFields('in30Minutes', new Date(2026, 2, 10, 14, 12, 0, 0))).toEqual({ date: '2026-03-10', time: '14:42' });
-    expect(presetFields('tomorrow', now)).toEqual({ date: '2026-03-11', time: '09:00' });
-    expect(presetFields('nextWeek', now)).toEqual({ date: '2026-03-17', time: '09:00' });
-    expect(presetFields('custom', now)).toBeNull();
-  });
-
-  it('presets cross month and year ends', () => {
-    expect(presetFields('in30Minutes', new Date(2026, 11, 31, 23, 45))).toEqual({ date: '2027-01-01', time: '00:15' });
-    expect(presetFields('tomorrow', new Date(2026, 1, 28, 10, 0))).toEqual({ date: '2026-03-01', time: '09:00' });
-    expect(presetFields('nextWeek', new Date(2026, 11, 28, 10, 0))).toEqual({ date: '2027-01-04', time: '09:00' });
-  });
-
-  it('a date and a time are required, and the message', () => {
-    const r = validateSchedule({ body: '', date: '', time: '' }, now);
-    expect(r).toMatchObject({
-      body: 'chatTools.schedule.bodyRequired',
-      date: 'chatTools.schedule.dateRequired',
-      time: 'chatTools.schedule.timeRequired',
-      valid: false,
-      when: null,
-    });
-    expect(validateSchedule({ body: 'Oi', date: '2026-03-11', time: '' }, now).time).toBe('chatTools.schedule.timeRequired');
-    expect(validateSchedule({ body: 'Oi', date: '', time: '10:00' }, now).date).toBe('chatTools.schedule.dateRequired');
-  });
-
-  it('refuses days that do not exist and moments not ahead of now', () => {
-    expect(validateSchedule({ body: 'Oi', date: '2026-02-31', time: '10:00' }, now).date).toBe('chatTools.schedule.invalidDate');
-    expect(validateSchedule({ body: 'Oi', date: '2026-03-10', time: '25:00' }, now).date).toBe('chatTools.schedule.invalidDate');
-    expect(validateSchedule({ body: 'Oi', date: '2026-03-10', time: '14:12' }, now).date).toBe('chatTools.schedule.pastDate');
-    const ok = validateSchedule({ body: 'Oi', date: '2026-03-10', time: '14:13' }, now);
-    expect(ok.valid).toBe(true);
-    expect(ok.when).toEqual(new Date(2026, 2, 10, 14, 13));
-  });
-
-  it('every preset gives a valid future moment', () => {
-    for (const preset of ['in30Minutes', 'tomorrow', 'nextWeek'] as const) {
-      const fields = presetFields(preset, now)!;
-      expect(validateSchedule({ body: 'Oi', ...fields }, now).valid).toBe(true);
-      expect(scheduleDateOf(fields)!.getTime()).toBeGreaterThan(now.getTime());
-    }
-  });
-
-  it('shows a scheduled date as dd/MM/yyyy HH:mm', () => {
-    expect(formatScheduleDate(new Date(2026, 2, 11, 9, 5).toISOString())).toBe('11/03/2026 09:05');
-    expect(formatScheduleDate('nope')).toBe('');
+  it('shows a scheduled date as dd/MM/yyyy HH:mm in the tenant zone', () => {
+    expect(formatScheduleDate(new Date(new TZDate(2026, 2, 11, 9, 5, 0, 0, zone).getTime()).toISOString(), zone)).toBe('11/03/2026 09:05');
+    expect(formatScheduleDate('2026-03-11T12:00:00.000Z', zone)).toBe('11/03/2026 09:00');
+    expect(formatScheduleDate('2026-03-11T12:00:00.000Z', 'Asia/Tokyo')).toBe('11/03/2026 21:00');
+    expect(formatScheduleDate('nope', zone)).toBe('');
   });
 });
 

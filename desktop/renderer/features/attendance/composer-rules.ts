@@ -10,11 +10,10 @@ import {
   INTERACTIVE_BUTTON_MAX,
   INTERACTIVE_TEXT_MAX,
   INTERACTIVE_TEXT_MIN,
-  QUICK_SCHEDULE_SHORTCUTS,
-  SCHEDULE_RECURRENCE_DAYS,
 } from '@shared/limits';
 import { resolveQuickMessageCommand, type QuickMessageCandidate } from '@shared/quick-message-command';
 import type { Message } from '../../api/messages.api';
+import { wallTimeOf } from '../schedules/schedule-time';
 
 /** Reply buttons per interactive message (WhatsApp Cloud API; the server refuses more). */
 export const INTERACTIVE_BUTTONS_MAX_COUNT = 3;
@@ -64,87 +63,15 @@ export const interactivePayload = (body: string, titles: readonly string[]) => (
 });
 
 // ---------------------------------------------------------------------------------------------
-// Schedule dialog
+// Scheduled messages
 
-export type SchedulePreset = (typeof QUICK_SCHEDULE_SHORTCUTS)[number];
-export const SCHEDULE_PRESETS = QUICK_SCHEDULE_SHORTCUTS;
-export const RECURRENCE_OPTIONS = SCHEDULE_RECURRENCE_DAYS;
-/** Hour a "tomorrow" or "next week" schedule starts at (the business morning). */
-export const SCHEDULE_PRESET_HOUR = 9;
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Values of `<input type="date">` (yyyy-MM-dd) and `<input type="time">` (HH:mm), local time. */
-export interface ScheduleFields {
-  date: string;
-  time: string;
-}
-
-export const toDateField = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-export const toTimeField = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-
-/**
- * The date and time a shortcut fills in: in 30 minutes (rounded up to the minute); tomorrow and
- * next week (same weekday, 7 days on) at 09:00. Custom keeps whatever the agent typed (null).
- */
-export function presetFields(preset: SchedulePreset, now: Date): ScheduleFields | null {
-  if (preset === 'custom') return null;
-  if (preset === 'in30Minutes') {
-    const at = new Date(now.getTime() + 30 * 60_000);
-    if (at.getSeconds() > 0 || at.getMilliseconds() > 0) {
-      at.setSeconds(0, 0);
-      at.setMinutes(at.getMinutes() + 1);
-    }
-    return { date: toDateField(at), time: toTimeField(at) };
-  }
-  const at = new Date(now.getFullYear(), now.getMonth(), now.getDate() + (preset === 'tomorrow' ? 1 : 7), SCHEDULE_PRESET_HOUR, 0, 0, 0);
-  return { date: toDateField(at), time: toTimeField(at) };
-}
-
-/** Local date from the two fields, or null when either is malformed or the day does not exist. */
-export function scheduleDateOf(fields: ScheduleFields): Date | null {
-  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fields.date.trim());
-  const t = /^(\d{2}):(\d{2})$/.exec(fields.time.trim());
-  if (!d || !t) return null;
-  const [year, month, day, hour, minute] = [d[1], d[2], d[3], t[1], t[2]].map(Number);
-  if (hour > 23 || minute > 59) return null;
-  const date = new Date(year, month - 1, day, hour, minute, 0, 0);
-  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return null;
-  return date;
-}
-
-export interface ScheduleErrors {
-  body: string | null;
-  date: string | null;
-  time: string | null;
-  valid: boolean;
-  /** The instant to send, when valid. */
-  when: Date | null;
-}
-
-/** Spec section 5: a date and a time are required; the message too; the moment must be ahead. */
-export function validateSchedule(input: ScheduleFields & { body: string }, now: Date): ScheduleErrors {
-  const body = input.body.trim() ? null : 'chatTools.schedule.bodyRequired';
-  let date = input.date.trim() ? null : 'chatTools.schedule.dateRequired';
-  const time = input.time.trim() ? null : 'chatTools.schedule.timeRequired';
-  let when: Date | null = null;
-  if (!date && !time) {
-    when = scheduleDateOf(input);
-    if (!when) date = 'chatTools.schedule.invalidDate';
-    else if (when.getTime() <= now.getTime()) {
-      date = 'chatTools.schedule.pastDate';
-      when = null;
-    }
-  }
-  const valid = !body && !date && !time && when !== null;
-  return { body, date, time, valid, when: valid ? when : null };
-}
-
-/** dd/MM/yyyy HH:mm of a scheduled message (spec section 5 date-time format). */
-export function formatScheduleDate(iso: string): string {
+/** dd/MM/yyyy HH:mm of a scheduled message in `zone` (spec section 5 date-time format). */
+export function formatScheduleDate(iso: string, zone: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const [date, time] = wallTimeOf(d, zone).split('T');
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year} ${time}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,6 +227,10 @@ export function pickAudioMimeType(isSupported: (type: string) => boolean): strin
   return '';
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+const toDateField = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/** A recording's file name, in the agent's own clock (the file is theirs, not the tenant's). */
 export const audioFileName = (mimeType: string, at: Date) => {
   const ext = mimeType.includes('ogg') ? 'ogg' : mimeType.includes('mp4') ? 'm4a' : 'webm';
   return `audio-${toDateField(at)}-${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}.${ext}`;

@@ -15,7 +15,9 @@ import { useAppDispatch } from '../../app/store-hooks';
 import { useAudioRecorder } from './audio-recorder';
 import { fetchAuthenticatedBlob } from './authenticated-media';
 import type { ChatTools } from './chat-tools';
-import { ButtonsDialog, ContactCardDialog, EmojiPicker, ForwardDialog, MentionDialog, newClientId, ScheduleDialog } from './composer-dialogs';
+import { ButtonsDialog, ContactCardDialog, EmojiPicker, ForwardDialog, MentionDialog, newClientId } from './composer-dialogs';
+import { ScheduleFormDialog } from '../schedules/schedule-form-dialog';
+import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
 import { buildVCard, composerIntent, formatDuration, insertAtSelection, quickReplyOutcome, vcardFileName } from './composer-rules';
 import { createDraftStore } from './draft-store';
 import { upsertMessage } from './message-display';
@@ -98,6 +100,7 @@ export function Composer({
   const [busy, setBusy] = useState(false);
   const [ghost, setGhost] = useState(false);
   const [dialog, setDialog] = useState<ComposerDialog>(null);
+  const timeZone = useTenantTimeZone();
   const [emojiOpen, setEmojiOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -360,7 +363,12 @@ export function Composer({
         <ButtonsDialog ticketId={ticketId} initialText={text} onClose={() => setDialog(null)} onSent={() => change('')} />
       )}
       {dialog === 'schedule' && (
-        <ScheduleDialog ticketId={ticketId} initialText={text} onClose={() => setDialog(null)} onScheduled={() => change('')} />
+        <ScheduleFormDialog
+          schedule={null}
+          timeZone={timeZone}
+          ticket={{ id: ticketId, initialText: text, onScheduled: () => change('') }}
+          onClose={() => setDialog(null)}
+        />
       )}
       {dialog === 'contactCard' && <ContactCardDialog onClose={() => setDialog(null)} onSend={sendContactCard} />}
       {dialog === 'mention' && (

@@ -6,6 +6,7 @@ import { useAppDispatch } from '../../app/store-hooks';
 import { AuthenticatedImage, DownloadLink } from './authenticated-media';
 import type { ChatTools } from './chat-tools';
 import { formatScheduleDate, isForwardable } from './composer-rules';
+import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
 import { ackMarkOf, formatTime, messageDate, threadItems } from './message-display';
 import { MessageMenu } from './message-menu';
 import { estimateItemHeight } from './thread-window';
@@ -140,11 +141,7 @@ const MessageRow = memo(function MessageRow({
           </span>
         )}
         <MessageBody message={message} onJump={tools?.jumpTo} />
-        {message.status === 'scheduled' && message.scheduleDate && (
-          <span className="message-scheduled" data-testid="message-scheduled">
-            <Icon icon="time" size={12} /> {t('chatTools.schedule.scheduledFor', { date: formatScheduleDate(message.scheduleDate) })}
-          </span>
-        )}
+        {message.status === 'scheduled' && message.scheduleDate && <ScheduledMark scheduleDate={message.scheduleDate} />}
         <Reactions message={message} />
         {message.status === 'failed' && (
           <div className="message-failed" data-testid="message-failed">
@@ -331,5 +328,16 @@ function ThreadViewport({
         </div>
       ))}
     </div>
+  );
+}
+
+/** When a scheduled message goes, in the tenant's time zone (as the dialog that scheduled it). */
+function ScheduledMark({ scheduleDate }: { scheduleDate: string }) {
+  const { t } = useTranslation();
+  const timeZone = useTenantTimeZone();
+  return (
+    <span className="message-scheduled" data-testid="message-scheduled">
+      <Icon icon="time" size={12} /> {t('chatTools.schedule.scheduledFor', { date: formatScheduleDate(scheduleDate, timeZone) })}
+    </span>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, H3, H5, HTMLSelect, NonIdealState } from '@blueprintjs/core';
+import { Button, Card, H5, HTMLSelect, NonIdealState } from '@blueprintjs/core';
 import { UPCOMING_BIRTHDAYS_PAGE_SIZE_DEFAULT } from '@shared/schemas/birthdays';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { ChannelFormsList } from './channel-list';
 import { BirthdayChannelForm } from './channel-message-forms';
 import '../../app/crud/crud.css';
 import './automatic-messages.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 const WINDOWS = [7, 15, 30, 60, 90, 366] as const;
 const PAGE_SIZES = [10, UPCOMING_BIRTHDAYS_PAGE_SIZE_DEFAULT, 50, 100] as const;
@@ -66,12 +67,7 @@ export function BirthdaysPage() {
 
   return (
     <div className="page crud-page" data-testid="page-aniversarios">
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t('routes.aniversarios')}</H3>
-          <p className="crud-page-description">{t('automaticMessages.birthdaysDescription')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.aniversarios')} description={t('automaticMessages.birthdaysDescription')} />
 
       <section className="auto-message-section">
         <ChannelFormsList testId="birthday-channels" render={(channel) => <BirthdayChannelForm channel={channel} />} />

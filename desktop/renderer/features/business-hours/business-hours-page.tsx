@@ -12,6 +12,7 @@ import { useWriteAccess } from '../../app/crud/write-access';
 import { toRequestDays, validateAbsenceMessage, validateWeek, type WeekFailures } from './business-hours-form.logic';
 import { BusinessHoursWeekTable } from './business-hours-week-table';
 import '../../app/crud/crud.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 /**
  * /horario-atendimento: for each weekday, open all day (O), closed (C) or open by hours (H, two
@@ -90,12 +91,7 @@ export function BusinessHoursPage() {
 
   return (
     <div className="page crud-page" data-testid="page-horarioAtendimento">
-      <header className="crud-page-header">
-        <div>
-          <h3 className="bp6-heading crud-page-title">{t('routes.horarioAtendimento')}</h3>
-          <p className="crud-page-description">{t('businessHours.description')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.horarioAtendimento')} description={t('businessHours.description')} />
       <Card className="business-hours-card">
         <H5>{t('businessHours.weekTitle')}</H5>
         <BusinessHoursWeekTable days={days} failures={failures} disabled={!canWrite} onChange={changeDay} />

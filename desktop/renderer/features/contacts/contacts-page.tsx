@@ -1,4 +1,4 @@
-import { Alert, Button, ButtonGroup, H3, Menu, MenuItem, NonIdealState, Popover, Spinner } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Menu, MenuItem, NonIdealState, Popover, Spinner } from '@blueprintjs/core';
 import { CONTACT_SEARCH_MIN_CHARS } from '@shared/limits';
 import { CONTACT_PAGE_SIZE_DEFAULT } from '@shared/schemas/contacts';
 import { useEffect, useMemo, useState } from 'react';
@@ -28,6 +28,7 @@ import { RemoveDuplicatesResultDialog } from './remove-duplicates-result-dialog'
 import { useDebouncedValue } from './use-debounced-value';
 import '../../app/crud/crud.css';
 import './contacts.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 const SEARCH_DEBOUNCE_MS = 400;
 
@@ -233,71 +234,72 @@ export function ContactsPage({ routeId, mode }: ContactsPageProps) {
 
   return (
     <div className="page crud-page contacts-page" data-testid={`page-${routeId.replace(/\//g, '-')}`}>
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t(`routes.${routeId}`)}</H3>
-          <p className="crud-page-description">{mode === 'chat' ? t('contacts.chatDescription') : t('contacts.description')}</p>
-        </div>
-        <div className="crud-page-actions contacts-actions">
-          {showFileTools ? (
-            <>
-              <Button
-                icon="mobile-phone"
-                text={t('contacts.sync')}
-                loading={syncing.isLoading}
-                onClick={() => void runSync()}
-                data-testid="contacts-sync"
-              />
-              <Button
-                icon="merge-columns"
-                text={t('contacts.duplicates.button')}
-                onClick={() => setConfirmingDuplicates(true)}
-                data-testid="contacts-remove-duplicates"
-              />
-              <Button
-                icon="import"
-                text={t('contacts.import.button')}
-                onClick={() => setImporting(true)}
-                data-testid="contacts-import"
-              />
-              <Popover
-                placement="bottom-end"
-                content={
-                  <Menu data-testid="contacts-export-menu">
-                    <MenuItem
-                      icon="th"
-                      text={t('contacts.exportCsv')}
-                      onClick={() => void runExport('csv')}
-                      data-testid="contacts-export-csv"
-                    />
-                    <MenuItem
-                      icon="th-derived"
-                      text={t('contacts.exportXlsx')}
-                      onClick={() => void runExport('xlsx')}
-                      data-testid="contacts-export-xlsx"
-                    />
-                  </Menu>
-                }
-              >
+      <PageHeader
+        title={t(`routes.${routeId}`)}
+        description={mode === 'chat' ? t('contacts.chatDescription') : t('contacts.description')}
+        actionsClassName="contacts-actions"
+        actions={
+          <>
+            {showFileTools ? (
+              <>
                 <Button
-                  icon="export"
-                  endIcon="caret-down"
-                  text={t('contacts.export')}
-                  loading={exporting.isLoading}
-                  data-testid="contacts-export"
+                  icon="mobile-phone"
+                  text={t('contacts.sync')}
+                  loading={syncing.isLoading}
+                  onClick={() => void runSync()}
+                  data-testid="contacts-sync"
                 />
-              </Popover>
-            </>
-          ) : null}
-          <Button
-            intent="primary"
-            icon="add"
-            text={t('contacts.add')}
-            onClick={() => setEditing('new')}
-            data-testid="contact-add"
-          />
-        </div>
-      </header>
+                <Button
+                  icon="merge-columns"
+                  text={t('contacts.duplicates.button')}
+                  onClick={() => setConfirmingDuplicates(true)}
+                  data-testid="contacts-remove-duplicates"
+                />
+                <Button
+                  icon="import"
+                  text={t('contacts.import.button')}
+                  onClick={() => setImporting(true)}
+                  data-testid="contacts-import"
+                />
+                <Popover
+                  placement="bottom-end"
+                  content={
+                    <Menu data-testid="contacts-export-menu">
+                      <MenuItem
+                        icon="th"
+                        text={t('contacts.exportCsv')}
+                        onClick={() => void runExport('csv')}
+                        data-testid="contacts-export-csv"
+                      />
+                      <MenuItem
+                        icon="th-derived"
+                        text={t('contacts.exportXlsx')}
+                        onClick={() => void runExport('xlsx')}
+                        data-testid="contacts-export-xlsx"
+                      />
+                    </Menu>
+                  }
+                >
+                  <Button
+                    icon="export"
+                    endIcon="caret-down"
+                    text={t('contacts.export')}
+                    loading={exporting.isLoading}
+                    data-testid="contacts-export"
+                  />
+                </Popover>
+              </>
+            ) : null}
+            <Button
+              intent="primary"
+              icon="add"
+              text={t('contacts.add')}
+              onClick={() => setEditing('new')}
+              data-testid="contact-add"
+            />
+          </>
+        }
+      />
 
       <ContactFilters
         search={search}

@@ -17,7 +17,8 @@ import { useLiveRefresh } from '../../app/realtime/live-refresh';
 import { AgentsNow } from './agents-now';
 import { DashboardCards } from './dashboard-cards';
 import { DashboardFilters, type DashboardFilterValues } from './dashboard-filters';
-import { isoDay, presetPeriod, usableTimeZone, type PeriodPreset } from './dashboard-period';
+import { usableTimeZone } from './dashboard-period';
+import { INITIAL_PRESET, openingPeriod } from './dashboard-prefetch';
 import './dashboard.css';
 
 /** The charts and their library arrive as a chunk of their own, after the cards. */
@@ -32,8 +33,6 @@ const LIVE_EVENTS = [
   SOCKET_EVENTS.userStatus,
 ];
 
-const INITIAL_PRESET: PeriodPreset = 'today';
-
 /**
  * /home: what a supervisor opens every morning (issue #13). The period's figures and charts for
  * the chosen queues, and the agents online now; live from the socket without reloading.
@@ -41,18 +40,18 @@ const INITIAL_PRESET: PeriodPreset = 'today';
 export function DashboardPage() {
   const { t } = useTranslation();
   const settings = useListSettingsQuery();
-  const timeZone = usableTimeZone(settings.data?.find((entry) => entry.key === 'timeZone')?.value);
+  const zoneSetting = settings.data?.find((entry) => entry.key === 'timeZone')?.value;
+  const timeZone = usableTimeZone(zoneSetting);
   const queues = useListQueuesQuery();
+  // The same period as the start-up prefetch (dashboard-prefetch.ts) when the page opens the app.
+  const [opening] = useState(() => openingPeriod(new Date(), zoneSetting));
   const [initial] = useState<DashboardFilterValues>(() => ({
     preset: INITIAL_PRESET,
-    ...presetPeriod(INITIAL_PRESET, new Date(), timeZone)!,
+    startDate: opening.typedStart,
+    endDate: opening.typedEnd,
     queuesIds: [],
   }));
-  const [period, setPeriod] = useState<PeriodArgs>(() => ({
-    startDate: isoDay(initial.startDate)!,
-    endDate: isoDay(initial.endDate)!,
-    queuesIds: [],
-  }));
+  const [period, setPeriod] = useState<PeriodArgs>(() => ({ startDate: opening.startDate, endDate: opening.endDate, queuesIds: [] }));
 
   const times = useTicketsTimesQuery(period);
   const byQueue = useTicketsByQueueQuery(period);

@@ -1,4 +1,4 @@
-import { Button, Card, FormGroup, H3, H5, HTMLSelect, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
+import { Button, Card, FormGroup, H5, HTMLSelect, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
 import { RATING_LABELS } from '@shared/limits';
 import {
   RATING_MAX_ATTEMPTS,
@@ -16,6 +16,7 @@ import { useZodForm } from '../../app/forms/use-zod-form';
 import { MessageEditor } from '../automatic-messages/message-editor';
 import '../../app/crud/crud.css';
 import '../automatic-messages/automatic-messages.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 const ATTEMPTS = Array.from({ length: RATING_MAX_ATTEMPTS }, (_, i) => i + 1);
 
@@ -64,12 +65,7 @@ function RatingSettingsForm({ settings }: { settings: RatingSettings }) {
 
   return (
     <div className="page crud-page" data-testid="page-avaliacoes-configurar">
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t('routes.avaliacoes/configurar')}</H3>
-          <p className="crud-page-description">{t('ratings.settingsDescription')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.avaliacoes/configurar')} description={t('ratings.settingsDescription')} />
       <form
         noValidate
         data-testid="rating-settings-form"

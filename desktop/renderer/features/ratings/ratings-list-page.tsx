@@ -1,4 +1,4 @@
-import { Button, Card, H3, H5, HTMLTable, NonIdealState } from '@blueprintjs/core';
+import { Button, Card, H5, HTMLTable, NonIdealState } from '@blueprintjs/core';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { RATING_MAX, RATING_MIN } from '@shared/limits';
 import { RATINGS_PAGE_SIZE_DEFAULT, RatingFiltersSchema, type RatingFilters } from '@shared/schemas/ratings';
@@ -19,6 +19,7 @@ import { distributionBarsOption } from './rating-chart-options';
 import '../../app/crud/crud.css';
 import '../reports/reports.css';
 import './ratings.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 interface RatingFormValues {
   startDate: string;
@@ -109,12 +110,7 @@ export function RatingsListPage() {
 
   return (
     <div className="page crud-page report-page" data-testid="page-avaliacoes-listar">
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t('routes.avaliacoes/listar')}</H3>
-          <p className="crud-page-description">{t('ratings.listDescription')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.avaliacoes/listar')} description={t('ratings.listDescription')} />
 
       <Card className="report-filters" compact>
         <form

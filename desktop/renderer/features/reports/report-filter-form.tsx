@@ -44,7 +44,10 @@ export function ReportFilterForm({ form, fields, required, generating, onGenerat
                   name={field}
                   label={label}
                   emptyLabel={t('reports.any')}
-                  options={(choices[field]?.options ?? []).map((option) => ({ value: String(option.value), label: option.label }))}
+                  options={(choices[field]?.options ?? []).map((option) => ({
+                    value: String(option.value),
+                    label: option.label,
+                  }))}
                   testId={testId}
                 />
               );
@@ -68,7 +71,14 @@ export function ReportFilterForm({ form, fields, required, generating, onGenerat
       </div>
       <div className="report-filter-actions">
         <FormErrorSummary control={control} testId="report-form-summary" />
-        <Button type="submit" intent="primary" icon="play" text={t('reports.generate')} loading={generating} data-testid="report-generate" />
+        <Button
+          type="submit"
+          intent="primary"
+          icon="play"
+          text={t('reports.generate')}
+          loading={generating}
+          data-testid="report-generate"
+        />
       </div>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, ButtonGroup, Card, H3, NonIdealState, ProgressBar } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, NonIdealState, ProgressBar } from '@blueprintjs/core';
 import { skipToken } from '@reduxjs/toolkit/query';
 import {
   REPORT_EXPORT_FORMATS,
@@ -28,6 +28,7 @@ import { ReportFilterForm } from './report-filter-form';
 import { useTenantTimeZone } from './use-tenant-time-zone';
 import '../../app/crud/crud.css';
 import './reports.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 const PAGE_SIZES = [25, REPORT_PAGE_SIZE_DEFAULT, 100, REPORT_PAGE_SIZE_MAX] as const;
 const EXPORT_ICONS = { csv: 'th', xlsx: 'th-derived', pdf: 'document' } as const;
@@ -132,12 +133,7 @@ export function ReportPage({ reportId }: { reportId: ReportId }) {
       <Link to="/relatorios" className="report-back" data-testid="report-back">
         {t('reports.backToList')}
       </Link>
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t(`routes.relatorios/${reportId}`)}</H3>
-          <p className="crud-page-description">{t(`reports.catalog.${reportId}.description`)}</p>
-        </div>
-      </header>
+      <PageHeader title={t(`routes.relatorios/${reportId}`)} description={t(`reports.catalog.${reportId}.description`)} />
 
       <Card className="report-filters" compact>
         <ReportFilterForm

@@ -1,21 +1,17 @@
-import { Card, H3, H5, Icon } from '@blueprintjs/core';
+import { Card, H5, Icon } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { REPORT_ICONS, REPORT_ORDER } from './report-catalog';
 import '../../app/crud/crud.css';
 import './reports.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 /** `/relatorios`: the seven reports, each with what it answers, leading to its screen. */
 export function ReportsIndexPage() {
   const { t } = useTranslation();
   return (
     <div className="page crud-page reports-index" data-testid="page-relatorios">
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t('routes.relatorios')}</H3>
-          <p className="crud-page-description">{t('reports.description')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.relatorios')} description={t('reports.description')} />
       <ul className="reports-grid" aria-label={t('routes.relatorios')}>
         {REPORT_ORDER.map((id) => (
           <li key={id}>

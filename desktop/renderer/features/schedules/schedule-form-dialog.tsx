@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useListContactsQuery } from '../../api/contacts.api';
+import { useScheduleMessageMutation } from '../../api/messages.api';
 import { useCreateScheduleMutation, useUpdateScheduleMutation } from '../../api/schedules.api';
 import { FormDialog } from '../../app/crud/form-dialog';
 import { showToast } from '../../app/feedback/toaster';
@@ -13,13 +14,22 @@ import { fieldMessage, formSummaryMessage } from '../../app/forms/field-text';
 import { SelectField, TextField } from '../../app/forms/form-fields';
 import { showServerFailure } from '../../app/forms/server-errors';
 import { useZodForm } from '../../app/forms/use-zod-form';
-import { contactSearchReady } from '../attendance/composer-rules';
+import { contactSearchReady, formatScheduleDate } from '../attendance/composer-rules';
 import { MessageVariablesHelp } from '../quick-messages/message-variables-help';
 import { insertAtCursor } from '../quick-messages/quick-message-form.logic';
-import { SCHEDULE_SHORTCUTS, instantOf, shortcutWallTime, wallTimeOf, wallTimeProblem, type ScheduleShortcut } from './schedule-time';
+import {
+  SCHEDULE_SHORTCUTS,
+  instantOf,
+  shortcutWallTime,
+  wallTimeOf,
+  wallTimeProblem,
+  type ScheduleShortcut,
+} from './schedule-time';
 
 /** What the fields hold: the date as a wall time in the tenant's zone, numbers as the selects' texts. */
 export interface ScheduleFormValues {
+  /** Scheduling from a ticket's composer: the ticket names the contact. */
+  ticketId?: number;
   contactId: number | undefined;
   body: string;
   scheduleDate: string;
@@ -35,15 +45,20 @@ const FIELDS = ['contactId', 'body', 'scheduleDate', 'recurrenceDays', 'repetiti
  * (when creating), date and time in the tenant's zone with the quick shortcuts of spec section 9,
  * recurrence (none or every 5...60 days) and repetitions (default 1). Validated by the server's
  * own schema (ScheduleMessageSchema).
+ *
+ * From a ticket's composer (`ticket`): the same form for that ticket's contact, titled "Agendar
+ * mensagem", the composer's text as the message; the new message joins the ticket's thread.
  */
 export function ScheduleFormDialog({
   schedule,
   timeZone,
   onClose,
+  ticket,
 }: {
   schedule: ScheduledMessageDto | null;
   timeZone: string;
   onClose(): void;
+  ticket?: { id: number; initialText: string; onScheduled(): void };
 }) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
@@ -54,14 +69,16 @@ export function ScheduleFormDialog({
   const schema = useMemo(
     () =>
       ScheduleMessageSchema.superRefine((v, ctx) => {
-        if (v.contactId === undefined) ctx.addIssue({ code: 'custom', path: ['contactId'], message: 'é obrigatório' });
-        if (!file && !schedule?.mediaName && !v.body.trim()) ctx.addIssue({ code: 'custom', path: ['body'], message: 'é obrigatório' });
+        if (v.contactId === undefined && !ticket) ctx.addIssue({ code: 'custom', path: ['contactId'], message: 'é obrigatório' });
+        if (!file && !schedule?.mediaName && !v.body.trim())
+          ctx.addIssue({ code: 'custom', path: ['body'], message: 'é obrigatório' });
       }),
-    [file, schedule?.mediaName],
+    [file, schedule?.mediaName, ticket],
   );
   const form = useZodForm<ScheduleFormValues, unknown>(schema, {
+    ...(ticket ? { ticketId: ticket.id } : {}),
     contactId: schedule?.contact?.id ?? schedule?.contactId ?? undefined,
-    body: schedule?.body ?? '',
+    body: schedule?.body ?? ticket?.initialText ?? '',
     scheduleDate: schedule?.scheduleDate ? wallTimeOf(new Date(schedule.scheduleDate), timeZone) : '',
     recurrenceDays: String(schedule?.schedule?.recurrenceDays ?? 0),
     repetitions: String(schedule?.schedule?.repetitions ?? SCHEDULE_DEFAULT_REPETITIONS),
@@ -69,6 +86,7 @@ export function ScheduleFormDialog({
   const recurrence = useWatch({ control: form.control, name: 'recurrenceDays' });
   const [createSchedule, creating] = useCreateScheduleMutation();
   const [updateSchedule, updating] = useUpdateScheduleMutation();
+  const [scheduleForTicket, schedulingForTicket] = useScheduleMessageMutation();
 
   const chooseShortcut = (next: ScheduleShortcut) => {
     setShortcut(next);
@@ -94,7 +112,7 @@ export function ScheduleFormDialog({
    */
   const completeErrors = () => {
     const values = form.getValues();
-    if (values.contactId === undefined) form.setError('contactId', { type: 'client', message: 'é obrigatório' });
+    if (values.contactId === undefined && !ticket) form.setError('contactId', { type: 'client', message: 'é obrigatório' });
     if (!file && !schedule?.mediaName && !values.body.trim()) form.setError('body', { type: 'client', message: 'é obrigatório' });
     const problem = wallTimeProblem(values.scheduleDate, new Date(), timeZone);
     if (problem) form.setError('scheduleDate', { type: 'client', message: t(`schedules.date.${problem}`) });
@@ -116,7 +134,17 @@ export function ScheduleFormDialog({
     };
     try {
       if (schedule) await updateSchedule({ id: schedule.id, body: fields }).unwrap();
-      else await createSchedule({ ...fields, contactId: values.contactId!, clientId: `sch-${crypto.randomUUID()}`, file }).unwrap();
+      else if (ticket) {
+        const sent = await scheduleForTicket({ ...fields, ticketId: ticket.id, clientId: `sch-${crypto.randomUUID()}` }).unwrap();
+        showToast(
+          t('chatTools.schedule.done', { date: formatScheduleDate(sent.scheduleDate ?? fields.scheduleDate, timeZone) }),
+          'success',
+        );
+        ticket.onScheduled();
+        onClose();
+        return;
+      } else
+        await createSchedule({ ...fields, contactId: values.contactId!, clientId: `sch-${crypto.randomUUID()}`, file }).unwrap();
       showToast(t('schedules.saved'), 'success');
       onClose();
     } catch (error) {
@@ -128,47 +156,49 @@ export function ScheduleFormDialog({
     <FormDialog
       isOpen
       wide
-      title={schedule ? t('schedules.editTitle') : t('schedules.createTitle')}
+      title={schedule ? t('schedules.editTitle') : ticket ? t('chatTools.schedule.title') : t('schedules.createTitle')}
       icon="time"
-      saving={form.formState.isSubmitting || creating.isLoading || updating.isLoading}
+      saving={form.formState.isSubmitting || creating.isLoading || updating.isLoading || schedulingForTicket.isLoading}
       error={formSummaryMessage(form.formState, t)}
       onSubmit={() => void submit()}
       onClose={onClose}
       testId="schedule-form"
     >
-      <Controller
-        control={form.control}
-        name="contactId"
-        render={({ field, fieldState }) => (
-          <FormGroup
-            label={t('schedules.contact')}
-            labelInfo="*"
-            intent={fieldState.error ? 'danger' : 'none'}
-            helperText={
-              fieldState.error ? (
-                <span role="alert" data-testid="schedule-contact-error">
-                  {fieldMessage(t('schedules.contact'), fieldState.error.message)}
-                </span>
-              ) : undefined
-            }
-          >
-            {schedule ? (
-              <Tag large minimal icon="person" data-testid="schedule-contact">
-                {contactName}
-              </Tag>
-            ) : (
-              <ContactSearch
-                selectedId={field.value}
-                selectedName={contactName}
-                onSelect={(id, name) => {
-                  field.onChange(id);
-                  setContactName(name);
-                }}
-              />
-            )}
-          </FormGroup>
-        )}
-      />
+      {ticket ? null : (
+        <Controller
+          control={form.control}
+          name="contactId"
+          render={({ field, fieldState }) => (
+            <FormGroup
+              label={t('schedules.contact')}
+              labelInfo="*"
+              intent={fieldState.error ? 'danger' : 'none'}
+              helperText={
+                fieldState.error ? (
+                  <span role="alert" data-testid="schedule-contact-error">
+                    {fieldMessage(t('schedules.contact'), fieldState.error.message)}
+                  </span>
+                ) : undefined
+              }
+            >
+              {schedule ? (
+                <Tag large minimal icon="person" data-testid="schedule-contact">
+                  {contactName}
+                </Tag>
+              ) : (
+                <ContactSearch
+                  selectedId={field.value}
+                  selectedName={contactName}
+                  onSelect={(id, name) => {
+                    field.onChange(id);
+                    setContactName(name);
+                  }}
+                />
+              )}
+            </FormGroup>
+          )}
+        />
+      )}
       <Controller
         control={form.control}
         name="body"
@@ -213,7 +243,7 @@ export function ScheduleFormDialog({
             </Tag>
           </FormGroup>
         ) : null
-      ) : (
+      ) : ticket ? null : (
         <FormGroup label={t('schedules.file')} labelFor="schedule-file" helperText={t('schedules.fileHelp')}>
           <FileInput
             fill

@@ -9,6 +9,7 @@ import { useWriteAccess } from '../../app/crud/write-access';
 import { EXCLUSIVE_TICKET_VIEW_SETTINGS, VISIBILITY_KEYS, conflictOfChange, isEnabled, settingValues } from './settings-conflict';
 import { SettingsTabs } from './settings-tabs';
 import '../../app/crud/crud.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 /**
  * /configuracoes/geral: the tenant's ticket-visibility rules (spec section 6), the forced
@@ -81,12 +82,7 @@ export function GeneralSettingsPage() {
   return (
     <div className="page crud-page" data-testid="page-configuracoes-geral">
       <SettingsTabs />
-      <header className="crud-page-header">
-        <div>
-          <h3 className="bp6-heading crud-page-title">{t('routes.configuracoes/geral')}</h3>
-          <p className="crud-page-description">{t('settings.description')}</p>
-        </div>
-      </header>
+      <PageHeader title={t('routes.configuracoes/geral')} description={t('settings.description')} />
       {!canAdmin ? (
         <Callout icon="lock" className="crud-page-notice" data-testid="read-only-notice">
           {t('settings.adminOnly')}

@@ -1,4 +1,4 @@
-import { Button, Card, H3, NonIdealState } from '@blueprintjs/core';
+import { Button, Card, NonIdealState } from '@blueprintjs/core';
 import {
   TICKET_RECORDS_PAGE_SIZE_DEFAULT,
   TICKET_RECORDS_PAGE_SIZE_MAX,
@@ -9,11 +9,13 @@ import {
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { SOCKET_EVENTS } from '@shared/events';
 import { describeError } from '../../api/error-mapper';
 import { useListNotesQuery, useListProtocolsQuery, type TicketRecordsArgs } from '../../api/ticket-records.api';
 import { DateField, FormErrorSummary, TextField } from '../../app/forms/form-fields';
 import { showServerFailure } from '../../app/forms/server-errors';
 import { useZodForm } from '../../app/forms/use-zod-form';
+import { useLiveRefresh } from '../../app/realtime/live-refresh';
 import { EMPTY_CELL } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
@@ -21,12 +23,22 @@ import { recordsFormDefaults, recordsFormToFilters, type RecordsFormValues } fro
 import '../../app/crud/crud.css';
 import '../reports/reports.css';
 import './ticket-records.css';
+import { PageHeader } from '../../app/layout/page-header';
 
 export type TicketRecordsKind = 'protocols' | 'notes';
 
 const PAGE_SIZES = [TICKET_RECORDS_PAGE_SIZE_DEFAULT, 50, 100, TICKET_RECORDS_PAGE_SIZE_MAX] as const;
 const FILTER_FIELDS = ['search', 'startDate', 'endDate'] as const;
 const ROUTE_OF: Record<TicketRecordsKind, string> = { protocols: 'protocolos', notes: 'notas' };
+
+/**
+ * What moves each list while it is open: a ticket created or changed (its protocol), a note
+ * added or removed on a ticket. The list asks again, throttled.
+ */
+const LIVE_EVENTS: Record<TicketRecordsKind, readonly string[]> = {
+  protocols: [SOCKET_EVENTS.ticketCreate, SOCKET_EVENTS.ticketUpdate, SOCKET_EVENTS.ticketDelete],
+  notes: [SOCKET_EVENTS.ticketNote],
+};
 
 const statusOf = (error: unknown): number | string | undefined => (error as { status?: number | string } | undefined)?.status;
 
@@ -36,10 +48,9 @@ function useRecordsPage(kind: TicketRecordsKind, args: TicketRecordsArgs) {
   const protocols = useListProtocolsQuery(args, { skip: kind !== 'protocols', refetchOnMountOrArgChange: true });
   const notes = useListNotesQuery(args, { skip: kind !== 'notes', refetchOnMountOrArgChange: true });
   const query = kind === 'protocols' ? protocols : notes;
+  useLiveRefresh(LIVE_EVENTS[kind], () => void query.refetch());
   const rows: DataRow[] | undefined =
-    kind === 'protocols'
-      ? (protocols.data?.protocols as DataRow[] | undefined)
-      : (notes.data?.notes as DataRow[] | undefined);
+    kind === 'protocols' ? (protocols.data?.protocols as DataRow[] | undefined) : (notes.data?.notes as DataRow[] | undefined);
   return { query, rows, page: query.data };
 }
 
@@ -113,7 +124,12 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
       ];
     }
     return [
-      { key: 'note', label: t('ticketRecords.columns.note'), kind: 'text', render: (row) => <span className="ticket-records-note">{String(row.note)}</span> },
+      {
+        key: 'note',
+        label: t('ticketRecords.columns.note'),
+        kind: 'text',
+        render: (row) => <span className="ticket-records-note">{String(row.note)}</span>,
+      },
       { key: 'protocol', label: t('ticketRecords.columns.protocol'), kind: 'text', render: protocolLink },
       ticket,
       contact,
@@ -160,12 +176,7 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
 
   return (
     <div className="page crud-page report-page" data-testid={testId}>
-      <header className="crud-page-header">
-        <div>
-          <H3 className="crud-page-title">{t(`routes.${ROUTE_OF[kind]}`)}</H3>
-          <p className="crud-page-description">{t(`ticketRecords.${kind}.description`)}</p>
-        </div>
-      </header>
+      <PageHeader title={t(`routes.${ROUTE_OF[kind]}`)} description={t(`ticketRecords.${kind}.description`)} />
 
       <Card className="report-filters" compact>
         <form onSubmit={submit} noValidate data-testid="records-filters">
@@ -178,12 +189,24 @@ export function TicketRecordsPage({ kind }: { kind: TicketRecordsKind }) {
               maxLength={TICKET_RECORDS_SEARCH_MAX}
               testId="records-search"
             />
-            <DateField control={form.control} name="startDate" label={t('ticketRecords.fields.startDate')} testId="records-startDate" />
+            <DateField
+              control={form.control}
+              name="startDate"
+              label={t('ticketRecords.fields.startDate')}
+              testId="records-startDate"
+            />
             <DateField control={form.control} name="endDate" label={t('ticketRecords.fields.endDate')} testId="records-endDate" />
           </div>
           <div className="report-filter-actions">
             <FormErrorSummary control={form.control} testId="records-form-summary" />
-            <Button type="submit" intent="primary" icon="search" text={t('ticketRecords.search')} loading={query.isFetching} data-testid="records-submit" />
+            <Button
+              type="submit"
+              intent="primary"
+              icon="search"
+              text={t('ticketRecords.search')}
+              loading={query.isFetching}
+              data-testid="records-submit"
+            />
           </div>
         </form>
       </Card>

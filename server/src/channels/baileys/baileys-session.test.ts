@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../../../../tests/helpers/test
 import { AppError } from '../../core/app-error';
 import { waitFor } from '../../modules/messages/messages.test-support';
 import { ChannelSendError, type ChannelRecord, type SessionStatus } from '../channel-adapter';
-import { ChannelRegistry } from '../channel-registry';
+import { ChannelRegistry } from '../../modules/messaging/channel-registry';
 import { toChannelRecord } from '../channel-row';
 import { BaileysAdapter, BaileysSessions, type BaileysTimings } from './baileys-adapter';
 import { CREDS_KEY } from './pg-auth-state';

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import { AppError } from '../../core/app-error';
-import type { AppDeps } from '../../deps';
+import type { WebhookDeps } from '../channel-port';
 import type { AppContext } from '../../http/context';
 import { intParam } from '../../http/validate';
 import type { ChannelRecord, ChannelType, InboundMessage, SessionStatus, StatusUpdate } from '../channel-adapter';
@@ -41,7 +41,7 @@ export function isValidGatewaySecret(given: unknown, expected: string): boolean 
   return timingSafeEqual(a, b) && given.length === expected.length;
 }
 
-export function mountGatewayWebhook<A extends GatewayAdapter>(router: Router, deps: AppDeps, spec: GatewayWebhookSpec<A>): void {
+export function mountGatewayWebhook<A extends GatewayAdapter>(router: Router, deps: WebhookDeps, spec: GatewayWebhookSpec<A>): void {
   router.post(`/webhooks/${spec.type}/:channelId`, async (ctx: AppContext) => {
     const row = await deps.channels.webhookRow(intParam(ctx, 'channelId'), spec.type);
     if (!row) throw new AppError('ERR_NO_WAPP_FOUND');

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { AppError } from '../../core/app-error';
-import type { AppDeps } from '../../deps';
+import type { WebhookDeps } from '../channel-port';
 import type { AppContext } from '../../http/context';
 import { intParam } from '../../http/validate';
 import { toChannelRecord } from '../channel-row';
@@ -14,7 +14,7 @@ import { isValidHubSecret, parseHubWebhook, type HubEvent } from './hub-webhook'
  * Messages go to the inbound pipeline, statuses become acks; 200 once stored (the hub delivers
  * again on errors; the pipeline stores each message id once per channel).
  */
-export function hubRoutes(router: Router, deps: AppDeps): void {
+export function hubRoutes(router: Router, deps: WebhookDeps): void {
   router.post('/webhooks/hub/:channelId', async (ctx: AppContext) => {
     const channel = await deps.channels.webhookRow(intParam(ctx, 'channelId'), 'hub');
     if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { AppError } from '../../core/app-error';
 import type { Queryable } from '../../core/tenant-catalog';
-import type { AppDeps } from '../../deps';
+import type { WebhookDeps } from '../channel-port';
 import type { AppContext } from '../../http/context';
 import { intParam } from '../../http/validate';
 import { ACK_BY_STATUS, type StatusUpdate } from '../channel-adapter';
@@ -23,7 +23,7 @@ const WATERMARK_MAX_MESSAGES = 200;
  *        postbacks go to the inbound pipeline, receipts become acks; 200 once stored (a 500
  *        makes Meta deliver again; the pipeline stores each mid once per channel)
  */
-export function metaRoutes(router: Router, deps: AppDeps): void {
+export function metaRoutes(router: Router, deps: WebhookDeps): void {
   for (const type of ['instagram', 'messenger'] as const) {
     const channelOf = async (ctx: AppContext): Promise<ChannelRow> => {
       const row = await deps.channels.webhookRow(intParam(ctx, 'channelId'), type);

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { matchesAutoReplyWords } from '@shared/schemas/auto-reply';
-import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
+import type { InboundEvent } from '../messaging/inbound/inbound-hooks';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
 import { announceAutomatedMessages } from '../messages/automated-messages';

@@ -71,6 +71,9 @@ const BLOCKED_EXTENSIONS = new Set([
   '.iso',
 ]);
 
+/** A file name whose extension runs code where it is opened (refused for uploads and for the chatbot's media by URL). */
+export const isBlockedFileName = (name: string): boolean => BLOCKED_EXTENSIONS.has(path.extname(name).toLowerCase());
+
 const rejected = (message: string, code: 'ERR_UNSUPPORTED_FILE_TYPE' | 'ERR_PAYLOAD_TOO_LARGE' = 'ERR_UNSUPPORTED_FILE_TYPE') =>
   new AppError(code, { fields: [{ path: MESSAGE_MEDIA_FIELD, message }] });
 

@@ -23,7 +23,7 @@ type Filters = ReportFilters<'estatisticas-atendimentos-usuarios'>;
  * row is computed over the same facts (its medians are the medians of all of them, not a median
  * of medians).
  */
-function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
+function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): { ctes: string; totals: string } {
   const tenant = p.bind(ctx.tenantId, 'int');
   const chosen = f.usersIds?.length ? `AND u.id = ANY(${p.bind(f.usersIds, 'int[]')})` : '';
   const scope = statisticsScope(ctx.viewer, f.queuesIds);
@@ -31,10 +31,19 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
   const from = `(${p.bind(f.startDate, 'date')}::timestamp AT TIME ZONE ${zone})`;
   const to = `((${p.bind(f.endDate, 'date')} + 1)::timestamp AT TIME ZONE ${zone})`;
   const queues = p.bind(scope.queueIds ?? [], 'int[]');
+  const range = (kind: string) =>
+    `e."tenantId" = ${tenant} AND e.kind = '${kind}' AND e.at >= ${from} AND e.at < ${to} AND e."queueId" = ANY(${queues})`;
+  // The totals' medians: every fact of the people listed, in one sort.
   const facts = (kind: string) =>
-    `SELECT e."userId", e.value FROM ticket_metric_events e
-      WHERE e."tenantId" = ${tenant} AND e.kind = '${kind}' AND e.at >= ${from} AND e.at < ${to}
-        AND e."queueId" = ANY(${queues}) AND e."userId" IN (SELECT id FROM people)`;
+    `SELECT e.value FROM ticket_metric_events e WHERE ${range(kind)} AND e."userId" IN (SELECT id FROM people)`;
+  // Per-user medians read the facts in (user, value) order from their own index
+  // (ticket_metric_events_user_value_idx): grouped without a sort, and each user's values arrive
+  // sorted, so the medians' own sorts find their input in order. Facts of users not listed drop
+  // out in the join to people.
+  const medianByUser = (kind: string, count: string, median: string) =>
+    `SELECT e."userId", count(*) AS ${count}, percentile_cont(0.5) WITHIN GROUP (ORDER BY e.value) AS "${median}"
+       FROM ticket_metric_events e WHERE ${range(kind)} AND e."userId" IS NOT NULL
+      GROUP BY e."userId"`;
   // Counted facts: grouped as they are read (an index-only range), never kept as rows.
   const countByUser = (kind: string, alias: string) =>
     `SELECT e."userId", count(*) AS ${alias} FROM ticket_metric_events e
@@ -57,26 +66,22 @@ function statisticsCtes(ctx: ReportContext, f: Filters, p: SqlParams): string {
        GROUP BY d."userId"
       UNION ALL ${rawReplies(from, `LEAST(${fullFrom} AT TIME ZONE 'UTC', ${to})`)}
       UNION ALL ${rawReplies(`GREATEST(${fullTo} AT TIME ZONE 'UTC', ${fullFrom} AT TIME ZONE 'UTC', ${from})`, to)}`;
-  return `WITH people AS (
+  const ctes = `WITH people AS (
        SELECT u.id, u.name, u.email FROM users u
         WHERE u."tenantId" = ${tenant} AND u.profile <> 'superadmin' ${chosen}
-     ), resolved AS (${facts('resolved')}
-     ), first_reply AS (${facts('firstReply')}
-     ), rating AS (${facts('rating')}
      ), by_user AS (
-       SELECT people.id AS "userId", a.handled, r.resolved, r."resolutionMedian", fr."firstResponseMedian", g.ratings, g."ratingAverage"
+       SELECT people.id AS "userId", a.handled, r.resolved, r."resolutionMedian", fr."firstResponseMedian", g.ratings, g."ratingValues", g."ratingSum", g."ratingAverage"
          FROM people
          LEFT JOIN (${countByUser('assigned', 'handled')}) a ON a."userId" = people.id
-         LEFT JOIN (SELECT "userId", count(*) AS resolved,
-                           percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS "resolutionMedian"
-                      FROM resolved GROUP BY "userId") r ON r."userId" = people.id
-         LEFT JOIN (SELECT "userId", percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS "firstResponseMedian"
-                      FROM first_reply WHERE value IS NOT NULL GROUP BY "userId") fr ON fr."userId" = people.id
-         LEFT JOIN (SELECT "userId", count(*) AS ratings, avg(value)::float8 AS "ratingAverage"
-                      FROM rating GROUP BY "userId") g ON g."userId" = people.id
+         LEFT JOIN (${medianByUser('resolved', 'resolved', 'resolutionMedian')}) r ON r."userId" = people.id
+         LEFT JOIN (${medianByUser('firstReply', 'replied', 'firstResponseMedian')}) fr ON fr."userId" = people.id
+         LEFT JOIN (SELECT e."userId", count(*) AS ratings, count(e.value) AS "ratingValues", sum(e.value) AS "ratingSum", avg(e.value)::float8 AS "ratingAverage"
+                      FROM ticket_metric_events e WHERE ${range('rating')} AND e."userId" IS NOT NULL
+                     GROUP BY e."userId") g ON g."userId" = people.id
      ), sent_by_user AS (
        SELECT "userId", sum(n) AS messages FROM (${replyCounts()}) x GROUP BY "userId"
      )`;
+  return { ctes, totals: totalsSelect(facts('resolved'), facts('firstReply')) };
 }
 
 const ROW_SELECT = `u.id AS "userId", u.name AS "userName", u.email,
@@ -85,14 +90,14 @@ const ROW_SELECT = `u.id AS "userId", u.name AS "userName", u.email,
   b."firstResponseMedian", b."resolutionMedian",
   COALESCE(b.ratings, 0)::int AS "ratingsCount", b."ratingAverage"`;
 const ROW_FROM = `FROM people u LEFT JOIN by_user b ON b."userId" = u.id LEFT JOIN sent_by_user s ON s."userId" = u.id`;
-const TOTALS_SELECT = `SELECT (SELECT count(*) FROM people)::int AS count,
+const totalsSelect = (resolvedFacts: string, firstReplyFacts: string) => `SELECT (SELECT count(*) FROM people)::int AS count,
   (SELECT COALESCE(sum(handled), 0) FROM by_user)::int AS handled,
-  (SELECT count(*) FROM resolved)::int AS resolved,
+  (SELECT COALESCE(sum(resolved), 0) FROM by_user)::int AS resolved,
   (SELECT COALESCE(sum(messages), 0) FROM sent_by_user WHERE "userId" IN (SELECT id FROM people))::int AS messages,
-  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM first_reply WHERE value IS NOT NULL) AS "firstResponseMedian",
-  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM resolved) AS "resolutionMedian",
-  (SELECT count(*) FROM rating)::int AS ratings,
-  (SELECT avg(value)::float8 FROM rating) AS "ratingAverage"`;
+  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM (${firstReplyFacts}) f WHERE value IS NOT NULL) AS "firstResponseMedian",
+  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FROM (${resolvedFacts}) f WHERE value IS NOT NULL) AS "resolutionMedian",
+  (SELECT COALESCE(sum(ratings), 0) FROM by_user)::int AS ratings,
+  (SELECT (sum("ratingSum")::numeric / NULLIF(sum("ratingValues"), 0))::float8 FROM by_user) AS "ratingAverage"`;
 
 function readTotals(row: Record<string, unknown> | undefined) {
   return {
@@ -128,7 +133,7 @@ export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-u
 
   rows(ctx, f, p) {
     return {
-      with: statisticsCtes(ctx, f, p),
+      with: statisticsCtes(ctx, f, p).ctes,
       select: ROW_SELECT,
       from: ROW_FROM,
       where: [],
@@ -142,18 +147,18 @@ export const userStatisticsReport: ReportDefinition<'estatisticas-atendimentos-u
 
   summary(ctx, f, p) {
     return {
-      sql: `${statisticsCtes(ctx, f, p)} ${TOTALS_SELECT}`,
+      sql: (({ ctes, totals }) => `${ctes} ${totals}`)(statisticsCtes(ctx, f, p)),
       read: ([row]) => readTotals(row),
     };
   },
 
   /** The page and the totals out of one run of the aggregates (they are the expensive part). */
   page(ctx, f, p, pageNumber, pageSize) {
-    const ctes = statisticsCtes(ctx, f, p);
+    const { ctes, totals } = statisticsCtes(ctx, f, p);
     const limit = p.bind(pageSize, 'int');
     const offset = p.bind((pageNumber - 1) * pageSize, 'int');
     return {
-      sql: `${ctes}, totals AS (${TOTALS_SELECT}),
+      sql: `${ctes}, totals AS (${totals}),
             page AS (SELECT ${ROW_SELECT}, lower(u.name) AS "sortName" ${ROW_FROM} ORDER BY lower(u.name), u.id LIMIT ${limit} OFFSET ${offset})
             SELECT page.*, to_jsonb(totals) AS "summary" FROM totals LEFT JOIN page ON true ORDER BY page."sortName", page."userId"`,
       read(rows) {

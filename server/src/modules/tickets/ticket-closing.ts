@@ -30,7 +30,7 @@ export const AUTO_CLOSE_SWEEP_MS = 60_000;
 const SWEEP_BATCH = 50;
 
 export type CloseReason =
-  'resolved' | 'farewell' | 'forced' | 'rating' | 'ratingUnanswered' | 'idle' | 'massResolve' | 'channelClear' | 'nullUser';
+  'resolved' | 'farewell' | 'forced' | 'rating' | 'ratingUnanswered' | 'idle' | 'massResolve' | 'channelClear' | 'nullUser' | 'chatbot';
 
 /** The columns a close writes. */
 export function closedSet(now: Date, reason: CloseReason | SystemCloseReason): TicketSet {

@@ -6,6 +6,7 @@ import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { Emit } from '../../realtime/domain-events';
+import { deleteBotState } from './ticket-bot';
 import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { renderForTicket } from './ticket-variables';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
@@ -116,6 +117,16 @@ export async function applyTicketChange(
   set: TicketSet,
   log: TicketLogEntry | null,
 ): Promise<TicketRow> {
+  // An agent taking the ticket (start, assign, transfer to a user), or the ticket leaving the
+  // active states, stops the chatbot: its state row goes and botActive turns off.
+  if (current.botActive) {
+    const userId = 'userId' in set ? set.userId : current.userId;
+    const status = ('status' in set ? set.status : current.status) as string;
+    if (userId !== null || (status !== 'open' && status !== 'pending') || set.botActive === false) {
+      set = { ...set, botActive: false };
+      await deleteBotState(tx, current.id);
+    }
+  }
   const columns = Object.keys(set) as TicketColumn[];
   if (columns.length > 0) {
     const assignments = columns.map((c, i) => `"${c}" = $${i + 2}`);
@@ -242,4 +253,38 @@ export async function queueOutboundText(
   )) as { id: string }[];
   await recordOutboundMessages(tx, ticket.id, [Number(row.id)], 'autoMessage');
   return Number(row.id);
+}
+
+/**
+ * Several automated texts to the contact in one statement (queueOutboundText's batch form, used
+ * by the chatbot: a step often sends a greeting and a menu together). Answers their ids in order.
+ */
+export async function queueOutboundTexts(
+  tx: Queryable,
+  ticket: Pick<TicketRow, 'id' | 'tenantId' | 'contactId' | 'whatsappId'>,
+  bodies: readonly string[],
+  opts: { now: Date; kind: string },
+): Promise<number[]> {
+  if (bodies.length === 0) return [];
+  const rows = (await tx.query(
+    `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType",
+                           status, "nextRetryAt", timestamp, "dataJson")
+     SELECT $1, $2, $3, x.body, true, NULL, $4, 'chat', 'pending', $5, $6, $7
+       FROM unnest($8::text[]) WITH ORDINALITY AS x(body, ord)
+      ORDER BY x.ord
+     RETURNING id`,
+    [
+      ticket.tenantId,
+      ticket.id,
+      ticket.contactId,
+      ticket.whatsappId,
+      opts.now,
+      Math.floor(opts.now.getTime() / 1000),
+      JSON.stringify({ origin: opts.kind }),
+      bodies,
+    ],
+  )) as { id: string }[];
+  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  await recordOutboundMessages(tx, ticket.id, ids, 'autoMessage');
+  return ids;
 }

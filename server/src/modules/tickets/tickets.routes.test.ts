@@ -411,8 +411,25 @@ describe('PUT /ticketsForce, /ticketsNull, /ticketsChatBot, /ticketsChannelId', 
     expect(await logTypes(server, nulled)).toEqual(['nullUser']);
 
     const bot = await mk();
-    const c = await server.request<TicketDto>('PUT', `/ticketsChatBot/${bot}`, { token, body: { chatFlowId: 7 } });
-    expect(c.body).toMatchObject({ chatFlowId: 7, botActive: true, userId: null, status: 'pending' });
+    const flowRow = (active: boolean, tenantId = a.tenant.id) =>
+      server.deps.dataSource
+        .query(`INSERT INTO chat_flows ("tenantId", name, active, flow) VALUES ($1, 'Fluxo', $2, $3) RETURNING id`, [
+          tenantId,
+          active,
+          JSON.stringify({ version: 1, startStepId: 's', settings: {}, steps: [{ id: 's', name: 'S', interactions: [], conditions: [] }] }),
+        ])
+        .then((r: { id: number }[]) => r[0].id);
+    const flowId = await flowRow(true);
+    // Another tenant's flow, a missing one, an inactive one: refused, nothing changes.
+    expectError(
+      await server.request('PUT', `/ticketsChatBot/${bot}`, { token, body: { chatFlowId: await flowRow(true, (await server.createTenant()).id) } }),
+      404,
+      'ERR_NO_CHATFLOW_FOUND',
+    );
+    expectError(await server.request('PUT', `/ticketsChatBot/${bot}`, { token, body: { chatFlowId: 999_999 } }), 404, 'ERR_NO_CHATFLOW_FOUND');
+    expectError(await server.request('PUT', `/ticketsChatBot/${bot}`, { token, body: { chatFlowId: await flowRow(false) } }), 400, 'ERR_CHATFLOW_INACTIVE');
+    const c = await server.request<TicketDto>('PUT', `/ticketsChatBot/${bot}`, { token, body: { chatFlowId: flowId } });
+    expect(c.body).toMatchObject({ chatFlowId: flowId, botActive: true, userId: null, status: 'pending' });
     const off = await server.request<TicketDto>('PUT', `/ticketsChatBot/${bot}`, {
       token: a.users.admin.token,
       body: { botActive: false },

@@ -24,6 +24,7 @@ import type { AuthContext } from '../../core/auth-context';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
+import { CHATBOT_RUN_JOB, chatFlowOf, writeBotStart } from './ticket-bot';
 import { upsertActiveTicket } from './ticket-upsert';
 import { renderForTicket } from './ticket-variables';
 import { closedSet, farewellMessageOf, farewellSet, ratingSettingsOf, type CloseReason } from './ticket-closing';
@@ -46,7 +47,7 @@ import {
 import { authorizeTicket, authorizeTicketsAction, type TicketAction } from './tickets.policy';
 import { audienceFactsOf, presentLog, presentTicket, type TicketLogRow, type TicketRow } from './tickets.presenter';
 
-type TicketsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'logger'>;
+type TicketsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'logger' | 'jobs'>;
 
 /** What a change computes from the locked ticket: columns to write and the log row. */
 interface Change {
@@ -517,12 +518,25 @@ export class TicketsService {
     });
   }
 
-  /** PUT /ticketsChatBot/{id}: hand the ticket to a chatbot flow, or take it back. */
-  chatBot(auth: AuthContext, ticketId: number, input: TicketChatBotInput): Promise<TicketDto> {
-    return this.mutate(auth, ticketId, 'change', async (_tx, current) => {
+  /**
+   * PUT /ticketsChatBot/{id}: hand the ticket to a chatbot flow, or take it back. The flow must be
+   * the tenant's (404 ERR_NO_CHATFLOW_FOUND) and active (400 ERR_CHATFLOW_INACTIVE); the ticket
+   * enters it at its start step (ticket-bot.ts) and the chatflow engine runs that step right
+   * after the commit (job `chatflow.run`; the engine's sweep picks it up if the job is lost).
+   */
+  async chatBot(auth: AuthContext, ticketId: number, input: TicketChatBotInput): Promise<TicketDto> {
+    let started = false;
+    const dto = await this.mutate(auth, ticketId, 'change', async (tx, current) => {
       if (!isActive(current.status)) throw new AppError('ERR_TICKET_STATUS_TRANSITION');
       if (input.chatFlowId && input.botActive !== false) {
-        if (current.botActive && current.chatFlowId === input.chatFlowId && current.userId === null) return NO_CHANGE;
+        const flow = await chatFlowOf(tx, current.tenantId, input.chatFlowId);
+        if (!flow) throw new AppError('ERR_NO_CHATFLOW_FOUND');
+        if (!flow.active) throw new AppError('ERR_CHATFLOW_INACTIVE');
+        if (current.isGroup) {
+          throw new AppError('ERR_VALIDATION', { fields: [{ path: 'chatFlowId', message: 'o chatbot não atende grupos' }] });
+        }
+        await writeBotStart(tx, current, flow, this.now());
+        started = true;
         return {
           set: { chatFlowId: input.chatFlowId, botActive: true, userId: null, status: 'pending' },
           log: { type: 'chatbot', userId: auth.userId, data: { chatFlowId: input.chatFlowId, fromUserId: current.userId } },
@@ -533,6 +547,12 @@ export class TicketsService {
       if (!current.botActive && (set.chatFlowId === undefined || current.chatFlowId === null)) return NO_CHANGE;
       return { set, log: { type: 'chatbotOff', userId: auth.userId, data: { chatFlowId: current.chatFlowId } } };
     });
+    if (started) {
+      await this.deps.jobs
+        .enqueue(CHATBOT_RUN_JOB, { ticketId }, { jobId: `chatbot:${ticketId}:${Date.now()}` })
+        .catch((err) => this.deps.logger.warn({ err, ticketId }, 'could not enqueue the chatbot start; its sweep runs it'));
+    }
+    return dto;
   }
 
   /** PUT /ticketsChannelId/{id}: the ticket continues on another channel of the tenant. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
-import type { InboundEvent } from '../../channels/inbound/inbound-hooks';
+import type { InboundEvent } from '../messaging/inbound/inbound-hooks';
 import {
   createWabaChannel,
   newWaId,

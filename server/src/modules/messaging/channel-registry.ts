@@ -1,18 +1,19 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
 import type { ChannelEventPayload, ChannelSessionPayload } from '@shared/schemas/channels';
-import { AppError } from '../core/app-error';
-import { lockTenant } from '../core/tenant-catalog';
-import type { EventAudience } from '../db/entities';
-import type { AppDeps } from '../deps';
-import { presentChannel, presentSession } from '../modules/channels/channels.presenter';
-import type { AdapterContext, AdapterFactories, AdapterFactory, SessionChange } from './adapter-context';
-import type { ChannelAdapter, ChannelRecord, ChannelType, SessionStatus } from './channel-adapter';
-import { toChannelRecord, type ChannelRow } from './channel-row';
+import { AppError } from '../../core/app-error';
+import { lockTenant } from '../../core/tenant-catalog';
+import type { EventAudience } from '../../db/entities';
+import type { AppDeps } from '../../deps';
+import { presentChannel, presentSession } from '../channels/channels.presenter';
+import type { ChannelsPort } from '../../channels/channel-port';
+import type { AdapterContext, AdapterFactories, AdapterFactory, SessionChange } from '../../channels/adapter-context';
+import type { ChannelAdapter, ChannelRecord, ChannelType, SessionStatus } from '../../channels/channel-adapter';
+import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
 import { registerDefaultInboundHooks } from './inbound/default-hooks';
 import { InboundPipeline } from './inbound/inbound-pipeline';
-import { canTransition, statesLeadingTo } from './session-state';
-import { providerFactories, providerOf } from './providers';
+import { canTransition, statesLeadingTo } from '../../channels/session-state';
+import { providerFactories, providerOf } from '../../channels/providers';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -42,7 +43,7 @@ interface CachedAdapter {
  * The cache checks a fingerprint of the row on every `adapterFor`, so an edit made by another
  * server process (new token) is picked up without a cross-process invalidation message.
  */
-export class ChannelRegistry {
+export class ChannelRegistry implements ChannelsPort {
   readonly inbound: InboundPipeline;
   private readonly factories: AdapterFactories;
   private readonly adapters = new Map<number, CachedAdapter>();

@@ -1,10 +1,12 @@
-import type { AppDeps } from '../../deps';
-import { handleInboundForTicket } from '../../modules/tickets/ticket-closing';
+import type { AppDeps } from '../../../deps';
+import { handleInboundForTicket } from '../../tickets/ticket-closing';
 import { registerAutomationHooks } from './automation-hooks';
 import type { InboundPipeline } from './inbound-pipeline';
 
 /** Order of the rating hook: first, so a rating reply is not also a chatbot or AI input. */
 export const RATING_HOOK_ORDER = 100;
+/** Order of the chatbot hook (registered by modules/chatflow/chatflow-wiring.ts, which has the jobs and clock it needs). */
+export const CHATBOT_HOOK_ORDER = 300;
 
 /**
  * The hooks every server runs. Rating replies (spec section 4: "sending a rating request closes

@@ -1,4 +1,4 @@
-import type { ChannelType, InboundMessage } from '../channel-adapter';
+import type { ChannelType, InboundMessage } from '../../../channels/channel-adapter';
 
 /**
  * Hook points of the inbound pipeline: what runs after an inbound message is stored (rating

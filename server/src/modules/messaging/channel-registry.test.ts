@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
-import { AppError } from '../core/app-error';
-import { eventCount, lastEvent } from '../../../tests/helpers/domain-events';
-import type { AdapterFactory } from './adapter-context';
-import type { ChannelAdapter, ChannelRecord, SessionStatus } from './channel-adapter';
-import { canTransition, statesLeadingTo } from './session-state';
-import { createWabaChannel, startWabaTestBed, type WabaTestBed } from './waba/waba.test-support';
-import { WabaAdapter } from './waba/waba-adapter';
+import { AppError } from '../../core/app-error';
+import { eventCount, lastEvent } from '../../../../tests/helpers/domain-events';
+import type { AdapterFactory } from '../../channels/adapter-context';
+import type { ChannelAdapter, ChannelRecord, SessionStatus } from '../../channels/channel-adapter';
+import { canTransition, statesLeadingTo } from '../../channels/session-state';
+import { createWabaChannel, startWabaTestBed, type WabaTestBed } from '../../channels/waba/waba.test-support';
+import { WabaAdapter } from '../../channels/waba/waba-adapter';
 
 let bed: WabaTestBed;
 beforeAll(async () => {

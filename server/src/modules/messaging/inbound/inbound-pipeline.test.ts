@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@shared/events';
-import { upsertActiveTickets } from '../../modules/tickets/ticket-upsert';
-import { deliverWebhook, inboundPayload, newWamid, statusPayload } from '../../../../tests/fakes/graph-api.fake';
-import type { InboundMessage } from '../channel-adapter';
-import { createWabaChannel, newWaId, startWabaTestBed, webhookUrl, type WabaTestBed } from '../waba/waba.test-support';
+import { upsertActiveTickets } from '../../tickets/ticket-upsert';
+import { deliverWebhook, inboundPayload, newWamid, statusPayload } from '../../../../../tests/fakes/graph-api.fake';
+import type { InboundMessage } from '../../../channels/channel-adapter';
+import { createWabaChannel, newWaId, startWabaTestBed, webhookUrl, type WabaTestBed } from '../../../channels/waba/waba.test-support';
 
 let bed: WabaTestBed;
 beforeAll(async () => {

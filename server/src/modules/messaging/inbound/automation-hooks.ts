@@ -1,15 +1,15 @@
-import type { AppDeps } from '../../deps';
-import { systemClock } from '../../core/clock';
-import { runAutoReply } from '../../modules/auto-replies/auto-reply.runner';
-import { announceAutomatedMessages, emitQueuedMessages } from '../../modules/messages/automated-messages';
-import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
-import { businessHoursOf, isWithinBusinessHours } from '../../modules/tenants/business-hours';
+import type { AppDeps } from '../../../deps';
+import { systemClock } from '../../../core/clock';
+import { runAutoReply } from '../../auto-replies/auto-reply.runner';
+import { announceAutomatedMessages, emitQueuedMessages } from '../../messages/automated-messages';
+import { sendAbsenceMessageIfClosed } from '../../tenants/absence-message';
+import { businessHoursOf, isWithinBusinessHours } from '../../tenants/business-hours';
 import {
   channelAutomationOf,
   closeOnKeyword,
   enterChannelQueue,
   isClosingKeyword,
-} from '../../modules/tickets/ticket-automation';
+} from '../../tickets/ticket-automation';
 import type { InboundPipeline } from './inbound-pipeline';
 
 /** The channel's rules: closing keyword, then auto-distribution and queue greeting of a new ticket. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeGraphApi, newWamid } from '../../../../tests/fakes/graph-api.fake';
-import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
-import { sendAbsenceMessageIfClosed } from '../../modules/tenants/absence-message';
-import type { InboundMessage } from '../channel-adapter';
-import { createWabaChannel, newWaId, type WabaTestBed } from '../waba/waba.test-support';
+import { FakeGraphApi, newWamid } from '../../../../../tests/fakes/graph-api.fake';
+import { startTestServer, type TestServer } from '../../../../../tests/helpers/test-server';
+import { sendAbsenceMessageIfClosed } from '../../tenants/absence-message';
+import type { InboundMessage } from '../../../channels/channel-adapter';
+import { createWabaChannel, newWaId, type WabaTestBed } from '../../../channels/waba/waba.test-support';
 
 /**
  * The inbound hooks of issue #14 items 3-5, through the fake Cloud API channel and the real

@@ -4,33 +4,25 @@ import type { ContactEventPayload } from '@shared/schemas/contacts';
 import type { MessageEventPayload, MessageReaction } from '@shared/schemas/messages';
 import type { TicketEventPayload } from '@shared/schemas/tickets';
 import { normalizeContactNumber } from '@shared/validation/contact-number';
-import type { AppDeps } from '../../deps';
-import type { PendingEvent } from '../../realtime/domain-events';
-import { presentContact } from '../../modules/contacts/contacts.presenter';
-import { loadContact } from '../../modules/contacts/contacts.service';
-import { emitMessages } from '../../modules/messages/message-events';
-import { lastMessagePreview, loadTicket } from '../../modules/messages/message-ticket';
-import { presentMessage } from '../../modules/messages/messages.presenter';
-import { returnedRows, selectMessagesByIds } from '../../modules/messages/messages.query';
-import { recordInboundMessages } from '../../modules/tickets/ticket-metrics';
-import { upsertActiveTickets } from '../../modules/tickets/ticket-upsert';
-import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from '../../modules/tickets/tickets.presenter';
-import { ACK_BY_STATUS, type ChannelType, type IdentityKind, type InboundMessage, type StatusUpdate } from '../channel-adapter';
+import type { AppDeps } from '../../../deps';
+import type { PendingEvent } from '../../../realtime/domain-events';
+import { presentContact } from '../../contacts/contacts.presenter';
+import { loadContact } from '../../contacts/contacts.service';
+import { emitMessages } from '../../messages/message-events';
+import { lastMessagePreview, loadTicket } from '../../messages/message-ticket';
+import { presentMessage } from '../../messages/messages.presenter';
+import { returnedRows, selectMessagesByIds } from '../../messages/messages.query';
+import { recordInboundMessages } from '../../tickets/ticket-metrics';
+import { upsertActiveTickets } from '../../tickets/ticket-upsert';
+import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from '../../tickets/tickets.presenter';
+import { ACK_BY_STATUS, type ChannelType, type IdentityKind, type InboundMessage, type StatusUpdate } from '../../../channels/channel-adapter';
+import type { InboundPort, InboundResult } from '../../../channels/channel-port';
 import { InboundHooks, type InboundEvent, type InboundHookRegistration } from './inbound-hooks';
 import { InboundMediaStore } from './inbound-media';
 
 type PipelineDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config'>;
 
-export interface InboundResult {
-  providerMessageId: string;
-  /** stored: a new message; duplicate: already stored (nothing written, nothing emitted); reaction: applied to its target; ignored: nothing to attach it to. */
-  outcome: 'stored' | 'duplicate' | 'reaction' | 'ignored';
-  messageId?: number;
-  ticketId?: number;
-  contactId?: number;
-  ticketCreated?: boolean;
-  contactCreated?: boolean;
-}
+export type { InboundResult } from '../../../channels/channel-port';
 
 /** Contact columns that also hold a provider id (searchable on the contacts screen). */
 const CONTACT_COLUMN_BY_KIND: Partial<Record<IdentityKind, string>> = {
@@ -120,7 +112,7 @@ const isRetryable = (err: unknown): boolean => {
  * and contacts in identity order -> tickets in (contact, channel) order -> the tenant row (the
  * events, last of all).
  */
-export class InboundPipeline {
+export class InboundPipeline implements InboundPort {
   readonly hooks = new InboundHooks();
   private readonly media: InboundMediaStore;
   private readonly queues = new Map<number, TenantQueue>();

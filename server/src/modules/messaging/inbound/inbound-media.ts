@@ -1,10 +1,10 @@
-import { TenantFileStore } from '../../core/tenant-file-store';
-import type { AppDeps } from '../../deps';
-import { emitMessages } from '../../modules/messages/message-events';
-import { loadTicket } from '../../modules/messages/message-ticket';
-import { returnedRows } from '../../modules/messages/messages.query';
-import type { InboundMessage } from '../channel-adapter';
-import { mediaFileName } from '../media-types';
+import { TenantFileStore } from '../../../core/tenant-file-store';
+import type { AppDeps } from '../../../deps';
+import { emitMessages } from '../../messages/message-events';
+import { loadTicket } from '../../messages/message-ticket';
+import { returnedRows } from '../../messages/messages.query';
+import type { InboundMessage } from '../../../channels/channel-adapter';
+import { mediaFileName } from '../../../channels/media-types';
 
 /** Folder of message files inside the tenant's private upload folder (shared with outbound files). */
 export const INBOUND_MEDIA_FOLDER = 'messages';

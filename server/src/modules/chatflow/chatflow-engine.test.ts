@@ -1,0 +1,419 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
+import type { TestServer } from '../../../../tests/helpers/test-server';
+import { waitFor } from '../messages/messages.test-support';
+import { CHATBOT_SWEEP_JOB } from './chatflow-wiring';
+import {
+  botState,
+  flowWorld,
+  insertFlow,
+  localEndpoint,
+  newNumber,
+  offsetClock,
+  say,
+  startChatflowServer,
+  textsTo,
+  ticketOf,
+  useFlowOnChannel,
+  waitTexts,
+  type FlowWorld,
+} from './chatflow.test-support';
+
+/**
+ * Issue #14 item 1: the chatflow engine driven end to end: customers' messages through the real
+ * Cloud API webhook, the bot's messages through the real send path to the fake Graph API, the
+ * bot state in PostgreSQL.
+ */
+
+let server: TestServer;
+let graph: FakeGraphApi;
+const clock = offsetClock();
+let endpoint: Awaited<ReturnType<typeof localEndpoint>>;
+
+beforeAll(async () => {
+  ({ server, graph } = await startChatflowServer({ clock }));
+  endpoint = await localEndpoint((req, body, res) => {
+    const path = req.url ?? '/';
+    if (path.startsWith('/order/')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { status: 'enviado', code: path.split('/').pop() } }));
+    } else if (path === '/file/menu.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+    } else if (path === '/v1/chat/completions') {
+      const input = JSON.parse(body);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: `IA: ${input.messages[1].content}` } }] }));
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await graph?.stop();
+  await endpoint?.close();
+});
+
+const step = (id: string, interactions: unknown[], conditions: unknown[] = [], extra: Record<string, unknown> = {}) => ({
+  id,
+  name: id,
+  interactions: interactions.map((i, n) => ({ id: `${id}-i${n}`, ...(i as object) })),
+  conditions: conditions.map((c, n) => ({ id: `${id}-c${n}`, ...(c as object) })),
+  ...extra,
+});
+const toStep = (stepId: string) => ({ type: 'step', stepId });
+
+describe('interactions', () => {
+  let w: FlowWorld;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+  });
+
+  it('message, menu and option route to the next step, with variables', async () => {
+    const flow = await insertFlow(server, w.tenant.id, {
+      startStepId: 'menu',
+      settings: { welcomeMessage: 'Bem-vindo, {{firstName}}!' },
+      steps: [
+        step('menu', [{ type: 'flowBuilder', text: 'Escolha:', options: ['Vendas', 'Suporte'] }], [
+          { type: 'option', values: ['1'], target: toStep('vendas') },
+          { type: 'option', values: ['2'], target: toStep('suporte') },
+        ]),
+        step('vendas', [{ type: 'message', text: 'Vendas #{{ticketId}} {{number}} {{protocol}}' }], [{ type: 'any', target: { type: 'close' } }]),
+        step('suporte', [{ type: 'message', text: 'Suporte' }], [{ type: 'any', target: { type: 'close' } }]),
+      ],
+    });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    expect(await waitTexts(graph, number, 2)).toEqual(['Bem-vindo, Maria!', 'Escolha:\n\n1 - Vendas\n2 - Suporte']);
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(ticket).toMatchObject({ botActive: true, chatFlowId: flow.id, userId: null, status: 'pending' });
+    expect(await botState(server, ticket.id)).toMatchObject({ stepId: 'menu', attempts: 0 });
+    await say(server, graph, w.channel, number, 'Vendas');
+    const texts = await waitTexts(graph, number, 3);
+    expect(texts[2]).toBe(`Vendas #${ticket.id} ${number} ${ticket.protocol}`);
+    expect(await botState(server, ticket.id)).toMatchObject({ stepId: 'vendas' });
+  });
+
+  interface Case {
+    name: string;
+    /** Builds the flow's steps (start step id 'a'); ctx gives ids created for the case. */
+    steps: (ctx: { tagId: number; kanbanId: number; otherFlowId: number; url: string }) => unknown[];
+    settings?: Record<string, unknown>;
+    answers?: string[];
+    channelSetup?: Record<string, unknown>;
+    expectTexts: (number: string) => string[];
+    check?: (ctx: { ticket: any; tagId: number; kanbanId: number; number: string }) => Promise<void>;
+  }
+
+  const cases: Case[] = [
+    {
+      name: 'media by URL is downloaded and sent as media, caption with variables',
+      steps: ({ url }) => [step('a', [{ type: 'media', url: `${url}/file/menu.png`, caption: 'Cardápio de {{firstName}}' }])],
+      expectTexts: () => ['[image]'],
+      check: async ({ ticket }) => {
+        const [m] = await server.deps.dataSource.query(
+          `SELECT "mediaType", "mimeType", body, "dataJson" FROM messages WHERE "ticketId" = $1 AND "fromMe"`,
+          [ticket.id],
+        );
+        expect(m).toMatchObject({ mediaType: 'image', mimeType: 'image/png', body: 'Cardápio de Maria', dataJson: { origin: 'chatbot' } });
+      },
+    },
+    {
+      name: 'media whose file would run code (.exe) is refused; the rest of the step goes on',
+      steps: ({ url }) => [step('a', [{ type: 'media', url: `${url}/file/menu.png`, fileName: 'cardapio.exe' }, { type: 'message', text: 'depois' }])],
+      expectTexts: () => ['depois'],
+    },
+    {
+      name: 'generative chat answers the last message through the channel\'s OpenAI-compatible endpoint',
+      channelSetup: { generativeChat: { baseUrl: 'URL/v1', apiKey: 'sk-test', model: 'gpt-test' } },
+      steps: () => [
+        step('a', [{ type: 'message', text: 'Pergunte.' }], [{ type: 'any', target: toStep('b') }]),
+        step('b', [{ type: 'generativeChat', prompt: 'Você atende {{firstName}}' }]),
+      ],
+      answers: ['qual o horário?'],
+      expectTexts: () => ['Pergunte.', 'IA: qual o horário?'],
+      check: async () => {
+        const call = endpoint.requests.filter((r) => r.path === '/v1/chat/completions').pop()!;
+        expect(call.headers.authorization).toBe('Bearer sk-test');
+        expect(JSON.parse(call.body)).toMatchObject({ model: 'gpt-test', messages: [{ role: 'system', content: 'Você atende Maria' }, { role: 'user', content: 'qual o horário?' }] });
+      },
+    },
+    {
+      name: 'generative chat without an AI endpoint configured sends the fallback, never a made-up reply',
+      settings: { fallbackMessage: 'Não entendi, um atendente já vem.' },
+      steps: () => [step('a', [{ type: 'generativeChat', prompt: 'x' }])],
+      expectTexts: () => ['Não entendi, um atendente já vem.'],
+    },
+    {
+      name: 'delay sends the rest of the step later, without holding the pipeline',
+      steps: () => [step('a', [{ type: 'message', text: 'um' }, { type: 'delay', seconds: 1 }, { type: 'message', text: 'dois' }])],
+      expectTexts: () => ['um', 'dois'],
+      check: async ({ ticket }) => {
+        expect(await botState(server, ticket.id)).toMatchObject({ stepId: 'a' });
+        expect((await botState(server, ticket.id)).variables).not.toHaveProperty('$resume');
+      },
+    },
+    {
+      name: 'tag is added to the contact, kanban moves the ticket',
+      steps: ({ tagId, kanbanId }) => [step('a', [{ type: 'tag', tagId }, { type: 'kanban', kanbanId }, { type: 'message', text: 'ok' }])],
+      expectTexts: () => ['ok'],
+      check: async ({ ticket, tagId, kanbanId }) => {
+        const tags = await server.deps.dataSource.query(`SELECT "tagId" FROM contact_tags WHERE "contactId" = $1`, [ticket.contactId]);
+        expect(tags).toEqual([{ tagId }]);
+        expect((await server.deps.dataSource.query(`SELECT "kanbanId" FROM tickets WHERE id = $1`, [ticket.id]))[0].kanbanId).toBe(kanbanId);
+      },
+    },
+    {
+      name: 'webhook GET stores fields of the JSON answer as variables',
+      steps: ({ url }) => [
+        step('a', [
+          { type: 'webhook', url: `${url}/order/{{number}}`, store: { status: 'data.status', code: 'data.code' } },
+          { type: 'message', text: 'Pedido {{var.code}}: {{var.status}}' },
+        ]),
+      ],
+      expectTexts: (number) => [`Pedido ${number}: enviado`],
+    },
+    {
+      name: 'startFlow hands over to another flow of the tenant',
+      steps: ({ otherFlowId }) => [step('a', [{ type: 'message', text: 'primeiro' }, { type: 'startFlow', chatFlowId: otherFlowId }, { type: 'message', text: 'nunca' }])],
+      expectTexts: () => ['primeiro', 'segundo fluxo'],
+      check: async ({ ticket }) => {
+        const [row] = await server.deps.dataSource.query(`SELECT "chatFlowId" FROM tickets WHERE id = $1`, [ticket.id]);
+        expect((await botState(server, ticket.id)).chatFlowId).toBe(row.chatFlowId);
+      },
+    },
+  ];
+
+  it.each(cases)('$name', async (c) => {
+    const [tag] = await server.deps.dataSource.query(`INSERT INTO tags ("tenantId", name, color) VALUES ($1, $2, '#ff0000') RETURNING id`, [w.tenant.id, `t${Math.random()}`]);
+    const [kanban] = await server.deps.dataSource.query(`INSERT INTO kanbans ("tenantId", name) VALUES ($1, $2) RETURNING id`, [w.tenant.id, `k${Math.random()}`]);
+    const other = await insertFlow(server, w.tenant.id, { startStepId: 'x', steps: [step('x', [{ type: 'message', text: 'segundo fluxo' }])] });
+    const ctx = { tagId: tag.id, kanbanId: kanban.id, otherFlowId: other.id, url: endpoint.url };
+    const flow = await insertFlow(server, w.tenant.id, { startStepId: 'a', settings: c.settings ?? {}, steps: c.steps(ctx) });
+    await server.deps.dataSource.query(`UPDATE channels SET integrations = $2 WHERE id = $1`, [
+      w.channel,
+      JSON.stringify(c.channelSetup ? JSON.parse(JSON.stringify(c.channelSetup).replace('URL', endpoint.url)) : {}),
+    ]);
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    for (const answer of c.answers ?? []) {
+      await waitFor(() => textsTo(graph, number).length > 0, 'first bot message');
+      await say(server, graph, w.channel, number, answer);
+    }
+    const expected = c.expectTexts(number);
+    expect(await waitTexts(graph, number, expected.length)).toEqual(expected);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(textsTo(graph, number)).toEqual(expected);
+    await c.check?.({ ticket: await ticketOf(server, w.tenant.id, number), tagId: tag.id, kanbanId: kanban.id, number });
+  });
+});
+
+describe('conditions route the answer', () => {
+  let w: FlowWorld;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+    await server.deps.dataSource.query(`UPDATE contacts SET email = 'vip@example.com' WHERE "tenantId" = $1`, [w.tenant.id]);
+  });
+
+  // Each row: a condition on the start step (routing to 'hit'), the answer, whether it matches.
+  const rows: [string, Record<string, unknown>, string, boolean][] = [
+    ['keyword, accents and case ignored', { type: 'keyword', values: ['orçamento'] }, 'Quero um ORCAMENTO', true],
+    ['keyword is a whole word', { type: 'keyword', values: ['oi'] }, 'boi', false],
+    ['option by number', { type: 'option', values: ['2'] }, '2', true],
+    ['option by the menu text', { type: 'option', values: ['2'] }, 'suporte', true],
+    ['regex', { type: 'regex', pattern: '^\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}$' }, '123.456.789-09', true],
+    ['regex not matching', { type: 'regex', pattern: '^\\d+$' }, 'abc', false],
+    ['any', { type: 'any' }, 'qualquer coisa', true],
+    ['business hours (none configured: open)', { type: 'businessHours', open: true }, 'x', true],
+    ['business hours closed does not match when open', { type: 'businessHours', open: false }, 'x', false],
+    ['contact field', { type: 'field', field: 'firstName', operator: 'equals', value: 'maria' }, 'x', true],
+    ['contact field not empty', { type: 'field', field: 'cpf', operator: 'notEmpty' }, 'x', false],
+    ['variable', { type: 'field', field: 'var.plan', operator: 'empty' }, 'x', true],
+  ];
+
+  it.each(rows)('%s', async (_name, condition, answer, matches) => {
+    const flow = await insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: { fallbackMessage: 'inválido', maxAttempts: 5 },
+      steps: [
+        step('a', [{ type: 'flowBuilder', text: 'Menu', options: ['Vendas', 'Suporte'] }], [{ ...condition, target: toStep('hit') }]),
+        step('hit', [{ type: 'message', text: 'acertou' }]),
+      ],
+    });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await waitTexts(graph, number, 1);
+    await say(server, graph, w.channel, number, answer);
+    expect((await waitTexts(graph, number, 2))[1]).toBe(matches ? 'acertou' : 'inválido');
+  });
+});
+
+describe('routing targets', () => {
+  let w: FlowWorld;
+  let queue: number;
+  let second: number;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+    [{ id: queue }] = await server.deps.dataSource.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Vendas', '#00ff00') RETURNING id`, [w.tenant.id]);
+    [{ id: second }] = await server.deps.dataSource.query(
+      `INSERT INTO channels ("tenantId", name, type, status) VALUES ($1, 'Telegram', 'telegram', 'CONNECTED') RETURNING id`,
+      [w.tenant.id],
+    );
+  });
+
+  const cases: { name: string; target: () => Record<string, unknown>; settings?: Record<string, unknown>; expect: () => Record<string, unknown>; texts: string[] }[] = [
+    { name: 'queue (no distribution): pending in the queue', target: () => ({ type: 'queue', queueId: queue }), expect: () => ({ queueId: queue, userId: null, status: 'pending' }), texts: [] },
+    { name: 'user: open for that agent', target: () => ({ type: 'user', userId: w.users.user.id }), expect: () => ({ userId: w.users.user.id, status: 'open' }), texts: [] },
+    {
+      name: 'close: end message, ticket closed',
+      target: () => ({ type: 'close' }),
+      settings: { endMessage: 'Até mais, {{firstName}}!' },
+      expect: () => ({ status: 'closed', closeReason: 'chatbot' }),
+      texts: ['Até mais, Maria!'],
+    },
+    {
+      name: 'close without closing the service: end message, pending without the bot',
+      target: () => ({ type: 'close' }),
+      settings: { endMessage: 'Tchau', closeService: false },
+      expect: () => ({ status: 'pending', userId: null }),
+      texts: ['Tchau'],
+    },
+    { name: 'channel: the ticket moves to another channel of the tenant', target: () => ({ type: 'channel', channelId: second }), expect: () => ({ whatsappId: second, channel: 'telegram' }), texts: [] },
+  ];
+
+  it.each(cases)('$name', async (c) => {
+    const flow = await insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: c.settings ?? {},
+      steps: [step('a', [{ type: 'message', text: 'olá' }], [{ type: 'any', target: c.target() }])],
+    });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await waitTexts(graph, number, 1);
+    await say(server, graph, w.channel, number, 'ok');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(ticket).toMatchObject({ botActive: false, ...c.expect() });
+    expect(await botState(server, ticket.id)).toBeNull();
+    if (c.texts.length) expect((await waitTexts(graph, number, 1 + c.texts.length)).slice(1)).toEqual(c.texts);
+    const logs = await server.deps.dataSource.query(`SELECT type, data FROM ticket_logs WHERE "ticketId" = $1 ORDER BY id`, [ticket.id]);
+    expect(logs.map((l: { type: string }) => l.type)).toEqual(['create', 'chatbotStart', 'chatbotRoute']);
+  });
+});
+
+describe('attempts, inactivity, takeover and who the bot skips', () => {
+  let w: FlowWorld;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+  });
+
+  const menuFlow = (settings: Record<string, unknown> = {}) =>
+    insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: { fallbackMessage: 'Opção inválida', ...settings },
+      steps: [
+        step('a', [{ type: 'flowBuilder', text: 'Menu', options: ['Sim'] }], [{ type: 'option', values: ['1'], target: toStep('b') }]),
+        step('b', [{ type: 'message', text: 'ok' }]),
+      ],
+    });
+
+  it('after max attempts the ticket goes to maxAttemptsTarget', async () => {
+    const [{ id: queue }] = await server.deps.dataSource.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Humano', '#0000ff') RETURNING id`, [w.tenant.id]);
+    const flow = await menuFlow({ maxAttempts: 3, maxAttemptsTarget: { type: 'queue', queueId: queue } });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await say(server, graph, w.channel, number, 'x');
+    await say(server, graph, w.channel, number, 'y');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(await botState(server, ticket.id)).toMatchObject({ attempts: 2 });
+    await say(server, graph, w.channel, number, 'z');
+    expect(await waitTexts(graph, number, 3)).toEqual(['Menu\n\n1 - Sim', 'Opção inválida', 'Opção inválida']);
+    expect(await ticketOf(server, w.tenant.id, number)).toMatchObject({ botActive: false, queueId: queue, status: 'pending' });
+    expect(await botState(server, ticket.id)).toBeNull();
+  });
+
+  it('inactivity: the sweep routes an idle ticket to noAnswerTarget exactly once (default close)', async () => {
+    const flow = await menuFlow({ noAnswerMinutes: 10, endMessage: 'Encerrado por falta de resposta' });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    const state = await botState(server, ticket.id);
+    expect(new Date(state.dueAt).getTime() - new Date(state.updatedAt).getTime()).toBeGreaterThan(9.9 * 60_000);
+    await server.deps.periodic.runNow(CHATBOT_SWEEP_JOB);
+    expect(await botState(server, ticket.id)).not.toBeNull();
+    clock.advance(11 * 60_000);
+    try {
+      // Two sweeps at once (two processes): one routes, the other finds nothing.
+      const { chatflowEngineOf } = await import('./chatflow-wiring');
+      const engine = chatflowEngineOf(server.deps);
+      await Promise.all([engine.sweep(), engine.sweep(), server.deps.periodic.runNow(CHATBOT_SWEEP_JOB)]);
+    } finally {
+      clock.advance(-11 * 60_000);
+    }
+    expect(await ticketOf(server, w.tenant.id, number)).toMatchObject({ status: 'closed', closeReason: 'chatbot', botActive: false });
+    expect(await waitTexts(graph, number, 2)).toEqual(['Menu\n\n1 - Sim', 'Encerrado por falta de resposta']);
+    const routes = await server.deps.dataSource.query(`SELECT data FROM ticket_logs WHERE "ticketId" = $1 AND type = 'chatbotRoute'`, [ticket.id]);
+    expect(routes).toHaveLength(1);
+    expect(routes[0].data).toMatchObject({ reason: 'noAnswer' });
+  });
+
+  it('an agent who takes the ticket stops the bot', async () => {
+    const flow = await menuFlow();
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(await botState(server, ticket.id)).not.toBeNull();
+    const res = await server.request('PUT', `/tickets/${ticket.id}`, { token: w.users.admin.token, body: { status: 'open' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ botActive: false, userId: w.users.admin.id });
+    expect(await botState(server, ticket.id)).toBeNull();
+    await say(server, graph, w.channel, number, '1');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(textsTo(graph, number)).toEqual(['Menu\n\n1 - Sim']);
+  });
+
+  it('contacts with block chatbot, and first messages without the start keyword, are skipped', async () => {
+    const flow = await insertFlow(server, w.tenant.id, { startStepId: 'a', steps: [step('a', [{ type: 'message', text: 'bot' }])] });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const blocked = newNumber();
+    await server.deps.dataSource.query(`INSERT INTO contacts ("tenantId", name, number, "blockChatbot") VALUES ($1, 'Sem bot', $2, true)`, [w.tenant.id, blocked]);
+    await say(server, graph, w.channel, blocked, 'oi');
+    const keywordFlow = await insertFlow(server, w.tenant.id, { startStepId: 'a', settings: { startKeyword: 'atendimento' }, steps: [step('a', [{ type: 'message', text: 'bot' }])] });
+    await useFlowOnChannel(server, w.channel, keywordFlow.id);
+    const plain = newNumber();
+    await say(server, graph, w.channel, plain, 'oi');
+    const asked = newNumber();
+    await say(server, graph, w.channel, asked, 'Quero ATENDIMENTO');
+    await waitTexts(graph, asked, 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(textsTo(graph, blocked)).toEqual([]);
+    expect(textsTo(graph, plain)).toEqual([]);
+    expect((await ticketOf(server, w.tenant.id, blocked)).botActive).toBe(false);
+    await useFlowOnChannel(server, w.channel, null);
+  });
+
+  it('a bot send that fails does not lose the customer\'s message', async () => {
+    const flow = await insertFlow(server, w.tenant.id, { startStepId: 'a', steps: [step('a', [{ type: 'message', text: 'bot' }])] });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    graph.failNext({ status: 400, error: { message: 'Recipient not allowed', code: 131030 } }, { path: '/messages' });
+    await say(server, graph, w.channel, number, 'mensagem importante');
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    await waitFor(async () => {
+      const rows = await server.deps.dataSource.query(`SELECT status FROM messages WHERE "ticketId" = $1 AND "fromMe"`, [ticket.id]);
+      return rows[0]?.status === 'failed';
+    }, 'bot message failed');
+    const inbound = await server.deps.dataSource.query(`SELECT body, status FROM messages WHERE "ticketId" = $1 AND NOT "fromMe"`, [ticket.id]);
+    expect(inbound).toEqual([{ body: 'mensagem importante', status: 'received' }]);
+    expect(await botState(server, ticket.id)).toMatchObject({ stepId: 'a' });
+    await useFlowOnChannel(server, w.channel, null);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Chatflow overhead on the inbound path (issue #14, performance). Not a test: prints JSON.
+ *
+ *   npx tsx tests/bench/inbound-chatflow.ts [messages] [contacts] [concurrency]
+ *   (defaults 20000 messages over 200 contacts, 50 webhooks in flight)
+ *
+ * Runs tests/bench/inbound-throughput.ts twice, each on a fresh database and server: without a
+ * flow, then with a three-step flow active on every new ticket (BENCH_CHATFLOW=1), and prints both
+ * side by side: throughput, webhook-to-socket p50/p99, server CPU per message, the machine's load,
+ * and the engine's own time per handled message (under the load, and one message at a time after
+ * it). Targets: throughput with the flow >= 80% of
+ * without, p99 <= 1.5x, step overhead p95 < 5 ms.
+ */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const script = path.join(import.meta.dirname, 'inbound-throughput.ts');
+
+interface Run {
+  messages_per_s: number;
+  seconds: number;
+  socket_received: number;
+  webhook_errors: number;
+  latency_ms: { p50: number; p90: number; p99: number; max: number };
+  server_cpu_ms_per_message: number;
+  load_average: number[];
+  stored: Record<string, number>;
+  step_overhead_ms: { handled: number; p50: number; p95: number; p99: number };
+  step_overhead_quiet_ms: { handled: number; p50: number; p95: number; p99: number };
+}
+
+function run(withFlow: boolean): Run {
+  const loadBefore = os.loadavg();
+  const res = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    env: { ...process.env, BENCH_CHATFLOW: withFlow ? '1' : '0' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const line = res.stdout
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  if (res.status !== 0 || !line) throw new Error(`inbound-throughput (${withFlow ? 'flow' : 'no flow'}) failed: exit ${res.status}\n${res.stdout}`);
+  return { ...(JSON.parse(line) as Run), load_before: loadBefore.map((n) => Math.round(n * 10) / 10) } as Run;
+}
+
+const pick = (r: Run) => ({
+  messages_per_s: r.messages_per_s,
+  seconds: r.seconds,
+  socket_received: r.socket_received,
+  webhook_errors: r.webhook_errors,
+  latency_ms: r.latency_ms,
+  server_cpu_ms_per_message: r.server_cpu_ms_per_message,
+  load_average_before: (r as Run & { load_before: number[] }).load_before,
+  load_average_after: r.load_average,
+  stored: r.stored,
+  step_overhead_ms: r.step_overhead_ms,
+  step_overhead_quiet_ms: r.step_overhead_quiet_ms,
+});
+
+const without = run(false);
+const withFlow = run(true);
+const throughputRatio = withFlow.messages_per_s / without.messages_per_s;
+const p99Ratio = withFlow.latency_ms.p99 / without.latency_ms.p99;
+console.log(
+  JSON.stringify(
+    {
+      bench: 'inbound-chatflow',
+      args,
+      cpus: os.cpus().length,
+      without_flow: pick(without),
+      with_flow: pick(withFlow),
+      throughput_ratio: Number(throughputRatio.toFixed(3)),
+      p99_ratio: Number(p99Ratio.toFixed(3)),
+      targets: {
+        throughput_at_least_80_percent: throughputRatio >= 0.8,
+        p99_at_most_1_5x: p99Ratio <= 1.5,
+        step_overhead_p95_under_5_ms_under_load: withFlow.step_overhead_ms.p95 < 5,
+        step_overhead_p95_under_5_ms_one_at_a_time: withFlow.step_overhead_quiet_ms.p95 < 5,
+      },
+    },
+    null,
+    2,
+  ),
+);
