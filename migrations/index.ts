@@ -14,6 +14,8 @@ import { ScheduleList1763790000000 } from './1763790000000-schedule-list';
 import { BirthdaysRatings1763814000000 } from './1763814000000-birthdays-ratings';
 import { TicketRecordsIndexes1763820000000 } from './1763820000000-ticket-records-indexes';
 import { ChatFlows1763830000000 } from './1763830000000-chat-flows';
+import { AutoReplies1763840000000 } from './1763840000000-auto-replies';
+import { BusinessHoursAutomation1763850000000 } from './1763850000000-business-hours-automation';
 import { ReportMedianIndex1763860000000 } from './1763860000000-report-median-index';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
@@ -34,5 +36,7 @@ export const migrations = [
   BirthdaysRatings1763814000000,
   TicketRecordsIndexes1763820000000,
   ChatFlows1763830000000,
+  AutoReplies1763840000000,
+  BusinessHoursAutomation1763850000000,
   ReportMedianIndex1763860000000,
 ];

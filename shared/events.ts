@@ -55,6 +55,8 @@ export const SOCKET_EVENTS = {
   /** Chatbot flows: `{ action: 'create' | 'update', chatFlow: ChatFlowSummary }` (never the definition) / `{ action: 'delete', id }`. */
   chatFlowUpdate: 'chatFlow:update',
   chatFlowDelete: 'chatFlow:delete',
+  /** Auto-replies (/auto-resposta): { action, autoReplyId } after any write of a bot, step or action; refetch the list. */
+  autoReplyUpdate: 'autoReply:update',
 } as const;
 
 export type SocketEventName = (typeof SOCKET_EVENTS)[keyof typeof SOCKET_EVENTS];

@@ -73,14 +73,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const periodic = new PeriodicScheduler({ dataSource, logger }, prefix);
   const events = new DomainEvents(dataSource, { publish: () => undefined });
   const sessions = new SocketSessionTerminator();
-  const channels = new ChannelRegistry({ dataSource, events, logger, config });
+  const clock = opts.clock ?? systemClock;
+  const channels = new ChannelRegistry({ dataSource, events, logger, config, clock });
   const deps: AppDeps = {
     sessions,
     channels,
     config,
     dataSource,
     logger,
-    clock: opts.clock ?? systemClock,
+    clock,
     events,
     jobs,
     periodic,

@@ -7,6 +7,7 @@ import {
   formBoolean,
   hexColor,
 } from './catalog-fields';
+import { BusinessHoursSchema, type BusinessHoursDay } from './tenant-settings';
 
 /** Queues (filas), spec sections 3 and 8: request bodies shared with the React client, and answers. */
 
@@ -22,6 +23,8 @@ const queueFields = {
     .optional()
     .transform((v) => (v === '' ? null : v)),
   active: formBoolean.optional(),
+  /** The queue's own week (the 7 days); null: the tenant's business hours apply. */
+  businessHours: BusinessHoursSchema.nullable().optional(),
 };
 
 /** POST /queue body. */
@@ -38,6 +41,7 @@ export interface Queue {
   color: string;
   greetingMessage: string | null;
   active: boolean;
+  businessHours: BusinessHoursDay[] | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -29,6 +29,7 @@ export const TAG_TYPES = [
   'Rating',
   'Birthday',
   'ChatFlow',
+  'AutoReply',
 ] as const;
 
 export const baseApi = createApi({

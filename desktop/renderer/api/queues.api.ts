@@ -1,4 +1,5 @@
 import type { Queue } from '@shared/schemas/queues';
+import type { BusinessHoursDay } from '@shared/schemas/tenant-settings';
 import { baseApi } from './base.api';
 import { byName, type CatalogListRules } from './catalog-cache';
 
@@ -10,6 +11,8 @@ export interface QueueBody {
   color: string;
   greetingMessage: string | null;
   active: boolean;
+  /** The queue's own week; null: the tenant's business hours apply. */
+  businessHours?: BusinessHoursDay[] | null;
 }
 
 export const queueListRules: CatalogListRules<Queue> = { key: 'queue', compare: byName };

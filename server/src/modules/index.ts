@@ -5,6 +5,7 @@ import { contactsRoutes } from './contacts/contacts.routes';
 import { demandsRoutes } from './demands/demands.routes';
 import { kanbanRoutes } from './kanban/kanban.routes';
 import { queuesRoutes } from './queues/queues.routes';
+import { autoRepliesRoutes } from './auto-replies/auto-replies.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { quickMessagesRoutes } from './quick-messages/quick-messages.routes';
 import { settingsRoutes } from './settings/settings.routes';
@@ -34,6 +35,7 @@ export function moduleRouters(deps: AppDeps): Router[] {
     healthRoutes(deps), authRoutes(deps), syncRoutes(deps), usersRoutes(deps), tenantSettingsRoutes(deps), plansRoutes(deps),
     contactsRoutes(deps),
     queuesRoutes(deps),
+    autoRepliesRoutes(deps),
     tagsRoutes(deps),
     teamsRoutes(deps),
     kanbanRoutes(deps),

@@ -28,6 +28,12 @@ describe('planCacheUpdates', () => {
     ]);
   });
 
+  it('refetches the auto-replies on any auto-reply change', () => {
+    expect(planCacheUpdates({ name: 'autoReply:update', payload: { action: 'update', autoReplyId: 3 } })).toEqual([
+      { kind: 'invalidate', tags: [{ type: 'AutoReply' }] },
+    ]);
+  });
+
   it('hands contact events to the contacts cache and import progress to the import dialog', () => {
     const contact = { action: 'update', contact: { id: 1, name: 'Maria' } };
     expect(planCacheUpdates({ name: 'contact:update', payload: contact })).toEqual([

@@ -87,6 +87,8 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
     case SOCKET_EVENTS.chatFlowUpdate:
     case SOCKET_EVENTS.chatFlowDelete:
       return [{ kind: 'invalidate', tags: [{ type: 'ChatFlow' }] }];
+    case SOCKET_EVENTS.autoReplyUpdate:
+      return [{ kind: 'invalidate', tags: [{ type: 'AutoReply' }] }];
     case SOCKET_EVENTS.contactImportProgress:
       return [{ kind: 'contactImportProgress', payload: event.payload }];
     default:

@@ -129,6 +129,11 @@ const UsersPage = lazyScreen(
   (m) => m.UsersPage,
 );
 
+const AutoReplyPage = lazyScreen(
+  () => import('../../features/auto-reply/auto-reply-page'),
+  (m) => m.AutoReplyPage,
+);
+
 export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   home: () => <DashboardPage />,
   painelAtendimentos: () => <TicketPanelPage />,
@@ -149,6 +154,7 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   'configuracoes/geral': () => <GeneralSettingsPage />,
   mensagensRapidas: () => <QuickMessagesPage />,
   horarioAtendimento: () => <BusinessHoursPage />,
+  autoResposta: () => <AutoReplyPage />,
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,

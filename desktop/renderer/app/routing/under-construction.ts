@@ -35,7 +35,6 @@ export const UNDER_CONSTRUCTION: readonly string[] = [
   'grupo/massagrupos2',
   'grupo/massausuarios',
   // Supervisor menu
-  'autoResposta',
   'campanhas',
   'campanhaContatos',
   // Admin menu and settings tabs

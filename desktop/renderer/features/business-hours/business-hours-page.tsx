@@ -1,22 +1,5 @@
-import {
-  Button,
-  Card,
-  FormGroup,
-  H5,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  NonIdealState,
-  Spinner,
-  TextArea,
-} from '@blueprintjs/core';
-import {
-  BUSINESS_DAY_TYPES,
-  BUSINESS_HOURS_MESSAGE_MAX,
-  withDefaultWeek,
-  type BusinessDayType,
-  type BusinessHoursDay,
-} from '@shared/schemas/tenant-settings';
+import { Button, Card, FormGroup, H5, NonIdealState, Spinner, TextArea } from '@blueprintjs/core';
+import { BUSINESS_HOURS_MESSAGE_MAX, withDefaultWeek, type BusinessHoursDay } from '@shared/schemas/tenant-settings';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -26,22 +9,10 @@ import {
 } from '../../api/tenant-settings.api';
 import { showToast } from '../../app/feedback/toaster';
 import { useWriteAccess } from '../../app/crud/write-access';
-import {
-  HOUR_FIELDS,
-  toRequestDays,
-  validateAbsenceMessage,
-  validateWeek,
-  type HourFailure,
-  type WeekFailures,
-} from './business-hours-form.logic';
+import { toRequestDays, validateAbsenceMessage, validateWeek, type WeekFailures } from './business-hours-form.logic';
+import { BusinessHoursWeekTable } from './business-hours-week-table';
 import '../../app/crud/crud.css';
 import { PageHeader } from '../../app/layout/page-header';
-
-const FAILURE_KEYS: Record<HourFailure, string> = {
-  invalidTime: 'businessHours.errors.invalidTime',
-  endBeforeStart: 'businessHours.errors.endBeforeStart',
-  secondBeforeFirst: 'businessHours.errors.secondBeforeFirst',
-};
 
 /**
  * /horario-atendimento: for each weekday, open all day (O), closed (C) or open by hours (H, two
@@ -123,86 +94,7 @@ export function BusinessHoursPage() {
       <PageHeader title={t('routes.horarioAtendimento')} description={t('businessHours.description')} />
       <Card className="business-hours-card">
         <H5>{t('businessHours.weekTitle')}</H5>
-        <HTMLTable className="crud-table business-hours-table" compact data-testid="business-hours-table">
-          <thead>
-            <tr>
-              <th>{t('businessHours.weekday')}</th>
-              <th>{t('businessHours.type')}</th>
-              <th>{t('businessHours.firstPeriod')}</th>
-              <th>{t('businessHours.secondPeriod')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => {
-              const dayFailures = failures[day.day] ?? {};
-              const hourInput = (field: (typeof HOUR_FIELDS)[number]) => (
-                <InputGroup
-                  type="time"
-                  className="business-hours-time"
-                  value={day[field]}
-                  disabled={!canWrite || day.type !== 'H'}
-                  intent={dayFailures[field] ? 'danger' : 'none'}
-                  aria-label={t(`businessHours.fields.${field}`, { day: t(`businessHours.weekdays.${day.day}`) })}
-                  aria-invalid={dayFailures[field] ? true : undefined}
-                  onChange={(event) => changeDay(day.day, { [field]: event.currentTarget.value })}
-                  data-testid={`day-${day.day}-${field}`}
-                />
-              );
-              const periodError = (fields: ('hr1' | 'hr2' | 'hr3' | 'hr4')[]) => {
-                const failure = fields.map((field) => dayFailures[field]).find(Boolean);
-                return failure ? (
-                  <div className="business-hours-error" role="alert" data-testid={`day-${day.day}-error`}>
-                    {t(FAILURE_KEYS[failure])}
-                  </div>
-                ) : null;
-              };
-              return (
-                <tr key={day.day} data-testid={`day-${day.day}`}>
-                  <td className="business-hours-weekday">{t(`businessHours.weekdays.${day.day}`)}</td>
-                  <td>
-                    <HTMLSelect
-                      value={day.type}
-                      disabled={!canWrite}
-                      aria-label={t('businessHours.typeOf', { day: t(`businessHours.weekdays.${day.day}`) })}
-                      onChange={(event) => changeDay(day.day, { type: event.currentTarget.value as BusinessDayType })}
-                      data-testid={`day-${day.day}-type`}
-                    >
-                      {BUSINESS_DAY_TYPES.map((type) => (
-                        <option key={type} value={type}>
-                          {t(`businessHours.types.${type}`)}
-                        </option>
-                      ))}
-                    </HTMLSelect>
-                  </td>
-                  {day.type === 'H' ? (
-                    <>
-                      <td>
-                        <div className="business-hours-period">
-                          {hourInput('hr1')}
-                          <span>{t('businessHours.until')}</span>
-                          {hourInput('hr2')}
-                        </div>
-                        {periodError(['hr1', 'hr2'])}
-                      </td>
-                      <td>
-                        <div className="business-hours-period">
-                          {hourInput('hr3')}
-                          <span>{t('businessHours.until')}</span>
-                          {hourInput('hr4')}
-                        </div>
-                        {periodError(['hr3', 'hr4'])}
-                      </td>
-                    </>
-                  ) : (
-                    <td colSpan={2} className="crud-muted">
-                      {day.type === 'O' ? t('businessHours.openAllDay') : t('businessHours.closedAllDay')}
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </HTMLTable>
+        <BusinessHoursWeekTable days={days} failures={failures} disabled={!canWrite} onChange={changeDay} />
         <p className="crud-muted business-hours-hint">{t('businessHours.periodsHint')}</p>
         {canWrite ? (
           <div className="crud-footer">

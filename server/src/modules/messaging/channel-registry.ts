@@ -19,7 +19,7 @@ type Queryable = Pick<EntityManager, 'query'>;
 
 /** How long a webhook may reuse a channel row it read (see webhookRow). */
 export const WEBHOOK_ROW_TTL_MS = 2_000;
-type RegistryDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config'>;
+type RegistryDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config'> & Partial<Pick<AppDeps, 'clock'>>;
 
 /** Session events go to the people who manage connections, never to every agent. */
 export const SESSION_AUDIENCE: EventAudience = { scope: 'profiles', profiles: ['super', 'admin', 'superadmin'] };

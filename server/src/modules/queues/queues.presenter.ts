@@ -1,4 +1,5 @@
 import type { Queue } from '@shared/schemas/queues';
+import type { BusinessHoursDay } from '@shared/schemas/tenant-settings';
 import { isoDate } from '../../core/tenant-catalog';
 
 export interface QueueRow {
@@ -8,6 +9,7 @@ export interface QueueRow {
   color: string;
   greetingMessage: string | null;
   active: boolean;
+  businessHours: BusinessHoursDay[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -19,6 +21,7 @@ export function presentQueue(row: QueueRow): Queue {
     color: row.color,
     greetingMessage: row.greetingMessage,
     active: row.active,
+    businessHours: Array.isArray(row.businessHours) && row.businessHours.length > 0 ? row.businessHours : null,
     createdAt: isoDate(row.createdAt),
     updatedAt: isoDate(row.updatedAt),
   };

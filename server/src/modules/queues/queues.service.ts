@@ -15,7 +15,7 @@ export class QueuesService {
   constructor(private readonly deps: Pick<AppDeps, 'dataSource' | 'events'>) {
     this.catalog = new TenantCatalog(deps, {
       table: 'queues',
-      writable: ['name', 'color', 'greetingMessage', 'active'],
+      writable: ['name', 'color', 'greetingMessage', 'active', 'businessHours'],
       orderBy: 'lower(name), id',
       policy: queuePolicy,
       uniqueIndexes: { queues_tenant_name_uq: { code: 'ERR_QUEUE_EXISTS', field: 'name' } },
@@ -47,11 +47,11 @@ export class QueuesService {
   }
 
   create(auth: AuthContext, input: CreateQueueInput): Promise<Queue> {
-    return this.catalog.create(auth, input);
+    return this.catalog.create(auth, asColumns(input));
   }
 
   update(auth: AuthContext, id: number, input: UpdateQueueInput): Promise<Queue> {
-    return this.catalog.update(auth, id, input);
+    return this.catalog.update(auth, id, asColumns(input));
   }
 
   /** Refused while any ticket (of any status) is in the queue: history keeps its queue. */
@@ -66,4 +66,14 @@ export class QueuesService {
       },
     });
   }
+}
+
+/** The week goes to its jsonb column as JSON text (the driver would send an array as a PostgreSQL array). */
+function asColumns(input: CreateQueueInput | UpdateQueueInput): Partial<QueueRow> {
+  const { businessHours, ...rest } = input;
+  if (businessHours === undefined) return rest as Partial<QueueRow>;
+  return {
+    ...rest,
+    businessHours: (businessHours === null ? null : JSON.stringify(businessHours)) as unknown as QueueRow['businessHours'],
+  } as Partial<QueueRow>;
 }

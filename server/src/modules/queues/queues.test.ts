@@ -59,6 +59,7 @@ describe('queues rules', () => {
       color: '#5C7CFA',
       greetingMessage: null,
       active: true,
+      businessHours: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -78,6 +79,36 @@ describe('queues rules', () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('ERR_QUEUE_TICKET_EXISTS');
     expect(await ds.query(`SELECT id FROM queues WHERE id = $1`, [queue.body.id])).toHaveLength(1);
+  });
+});
+
+describe('queue business hours', () => {
+  const week = (type: 'O' | 'C' | 'H') =>
+    Array.from({ length: 7 }, (_, day) => ({ day, type, hr1: '09:00', hr2: '12:00', hr3: '13:00', hr4: '17:00' }));
+
+  it('stores the queue week, answers it sorted, and clears it with null (the tenant hours apply again)', async () => {
+    const a = await server.createTenantWithUsers();
+    const token = a.users.admin.token;
+    const created = await server.request('POST', '/queue', { token, body: { name: 'Plantão', businessHours: week('H').reverse() } });
+    expect(created.status).toBe(201);
+    expect(created.body.businessHours.map((d: { day: number }) => d.day)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const edited = await server.request('PUT', `/queue/${created.body.id}`, { token, body: { businessHours: week('O') } });
+    expect(edited.body.businessHours[3]).toMatchObject({ day: 3, type: 'O' });
+    const cleared = await server.request('PUT', `/queue/${created.body.id}`, { token, body: { businessHours: null } });
+    expect(cleared.body.businessHours).toBeNull();
+  });
+
+  it('refuses a week that is not the 7 days or has a period ending before it starts (400 naming the field)', async () => {
+    const a = await server.createTenantWithUsers();
+    const token = a.users.admin.token;
+    const short = await server.request('POST', '/queue', { token, body: { name: 'X', businessHours: week('O').slice(0, 3) } });
+    expect(short.status).toBe(400);
+    expect(short.body.fields[0].path).toBe('businessHours');
+    const bad = week('H');
+    bad[2] = { ...bad[2], hr1: '15:00' };
+    const res = await server.request('POST', '/queue', { token, body: { name: 'Y', businessHours: bad } });
+    expect(res.status).toBe(400);
+    expect(res.body.fields[0].path).toBe('businessHours.2.hr2');
   });
 });
 

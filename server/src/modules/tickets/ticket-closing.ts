@@ -33,7 +33,7 @@ export type CloseReason =
   'resolved' | 'farewell' | 'forced' | 'rating' | 'ratingUnanswered' | 'idle' | 'massResolve' | 'channelClear' | 'nullUser' | 'chatbot';
 
 /** The columns a close writes. */
-export function closedSet(now: Date, reason: CloseReason): TicketSet {
+export function closedSet(now: Date, reason: CloseReason | SystemCloseReason): TicketSet {
   return { status: 'closed', closedAt: now, closeAt: null, closeReason: reason, ratingRequestedAt: null };
 }
 
@@ -173,6 +173,58 @@ export function scheduleTicketSweeps(deps: Pick<AppDeps, 'periodic' | 'events' |
       if (closed.length > 0) deps.logger.info({ closed: closed.length }, 'auto-resolved idle tickets');
     },
   });
+}
+
+// ---------- Resolved by the system (the customer's closing keyword) ----------
+
+/** Why the system (not an agent) resolved a ticket. */
+export type SystemCloseReason = 'closingKeyword';
+
+/**
+ * Resolves a locked active ticket without an agent's request, by the same rules as an agent's
+ * resolve: the rating request when the tenant has ratings on (the ticket closes after the
+ * reply), else the channel's farewell (the ticket closes FAREWELL_CLOSE_DELAY_MS later), else at
+ * once. A ticket already counting down to its close is left as it is.
+ */
+export async function resolveBySystem(
+  tx: EntityManager,
+  emit: Emit,
+  current: TicketRow,
+  now: Date,
+  reason: SystemCloseReason,
+  /** Receives the ids of the messages queued (rating request or farewell), for the caller to announce. */
+  queued: number[] = [],
+): Promise<'ratingRequest' | 'farewell' | 'closed' | 'none'> {
+  if (current.status !== 'open' && current.status !== 'pending') return 'none';
+  if (current.closeAt !== null || current.ratingRequestedAt !== null) return 'none';
+  const rating = await ratingSettingsOf(tx, current.tenantId);
+  if (rating.enabled && current.whatsappId !== null && !current.isGroup && rating.message.trim()) {
+    const request = await renderForTicket(tx, rating.message.trim(), variablesOf(current, now));
+    queued.push(await queueOutboundText(tx, current, request, { userId: null, now, kind: 'ratingRequest' }));
+    await applyTicketChange(
+      tx,
+      emit,
+      current,
+      { ratingRequestedAt: now, lastMessage: request, lastMessageAt: now },
+      { type: 'ratingRequest', userId: null, data: { attempt: 1, reason } },
+    );
+    return 'ratingRequest';
+  }
+  const farewellText = current.isGroup ? null : await farewellMessageOf(tx, current);
+  if (farewellText) {
+    const farewell = await renderForTicket(tx, farewellText, variablesOf(current, now));
+    queued.push(await queueOutboundText(tx, current, farewell, { userId: null, now, kind: 'farewell' }));
+    await applyTicketChange(
+      tx,
+      emit,
+      current,
+      { ...farewellSet(now), lastMessage: farewell, lastMessageAt: now },
+      { type: 'farewell', userId: null, data: { closeAt: farewellSet(now).closeAt, reason } },
+    );
+    return 'farewell';
+  }
+  await applyTicketChange(tx, emit, current, closedSet(now, reason), { type: 'close', userId: null, data: { reason } });
+  return 'closed';
 }
 
 // ---------- The customer's reply to a rating request ----------

@@ -8,6 +8,7 @@ import { uniqueViolationOf } from '../../db/pg-errors';
 import type { Emit } from '../../realtime/domain-events';
 import { deleteBotState } from './ticket-bot';
 import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
+import { renderForTicket } from './ticket-variables';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
 
 /**
@@ -136,9 +137,42 @@ export async function applyTicketChange(
   }
   if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
   const after = (await selectTicket(tx, current.id)) as TicketRow;
+  if (entersQueue(current, after)) await sendQueueGreeting(tx, after, new Date());
   await recordTicketChange(tx, current.id, current, after);
   await emitTicket(emit, 'update', after, current);
   return after;
+}
+
+const isActiveStatus = (status: string): boolean => status === 'open' || status === 'pending';
+
+/**
+ * A change that puts a ticket into a queue: moved to another queue, given back to its queue
+ * (return: no agent any more, pending), or reopened into one. Taking, closing or changing other
+ * fields is not an entry.
+ */
+export function entersQueue(before: TicketRow, after: TicketRow): boolean {
+  if (after.queueId === null || !isActiveStatus(after.status)) return false;
+  if (!isActiveStatus(before.status)) return true;
+  if (before.queueId !== after.queueId) return true;
+  return before.userId !== null && after.userId === null && after.status === 'pending';
+}
+
+/**
+ * The queue's greeting (queues."greetingMessage", variables as in the farewell) queued to the
+ * contact as an automated message (origin `queueGreeting`). Called once per entry: by
+ * applyTicketChange for the change that is the entry, and by the inbound pipeline's hook for a
+ * ticket created in its channel's queue. Groups and tickets without a channel get none.
+ */
+export async function sendQueueGreeting(tx: Queryable, ticket: TicketRow, now: Date): Promise<number | null> {
+  if (ticket.queueId === null || ticket.isGroup || ticket.whatsappId === null) return null;
+  const [queue] = (await tx.query(`SELECT "greetingMessage" FROM queues WHERE id = $1 AND "tenantId" = $2`, [
+    ticket.queueId,
+    ticket.tenantId,
+  ])) as { greetingMessage: string | null }[];
+  const template = queue?.greetingMessage?.trim();
+  if (!template) return null;
+  const text = await renderForTicket(tx, template, { tenantId: ticket.tenantId, ticketId: ticket.id, userId: ticket.userId, now });
+  return queueOutboundText(tx, ticket, text, { userId: null, now, kind: 'queueGreeting' });
 }
 
 /** The open-or-pending ticket of a contact (on one channel, or any), for conflict answers. */

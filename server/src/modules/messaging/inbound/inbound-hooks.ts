@@ -41,7 +41,7 @@ export type InboundHook = (event: InboundEvent) => Promise<void | 'handled'>;
 export interface InboundHookRegistration {
   /** Unique name; registering the same name again replaces the hook (idempotent app wiring). */
   name: string;
-  /** Suggested: rating 100, business hours 200, chatbot 300, AI 400. */
+  /** Rating 100, channel rules 150, business hours 200, auto-reply 250, chatflow 300, AI 400. */
   order: number;
   run: InboundHook;
 }
