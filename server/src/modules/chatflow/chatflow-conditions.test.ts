@@ -2,30 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
-  isWithinBusinessHours,
   normalizeText,
   renderFlowVariables,
   renderMenu,
   valueAtPath,
 } from './chatflow-conditions';
 import { GuardedHttpError, guardedRequest, isBlockedAddress } from './guarded-http';
-
-describe('business hours', () => {
-  const week = (type: 'O' | 'C' | 'H') =>
-    Array.from({ length: 7 }, (_, day) => ({ day, type, hr1: '08:00', hr2: '12:00', hr3: '13:00', hr4: '18:00' }));
-  // 2026-11-25 is a Wednesday; 15:00Z is 12:00 in São Paulo (UTC-3).
-  it.each([
-    ['no hours configured: open', [], '2026-11-25T15:00:00Z', true],
-    ['open all day', week('O'), '2026-11-25T03:30:00Z', true],
-    ['closed all day', week('C'), '2026-11-25T15:00:00Z', false],
-    ['inside the first period', week('H'), '2026-11-25T12:00:00Z', true],
-    ['lunch break', week('H'), '2026-11-25T15:30:00Z', false],
-    ['inside the second period', week('H'), '2026-11-25T17:00:00Z', true],
-    ['after hours', week('H'), '2026-11-25T22:00:00Z', false],
-  ] as const)('%s', (_n, days, at, open) => {
-    expect(isWithinBusinessHours(days as never, new Date(at), 'America/Sao_Paulo')).toBe(open);
-  });
-});
 
 describe('texts', () => {
   it('normalizes accents, case and spaces; renders menus, flow variables and JSON paths', () => {

@@ -1,5 +1,4 @@
 import type { Condition, FlowStep } from '@shared/schemas/chatflow';
-import type { BusinessHoursDay } from '@shared/schemas/tenant-settings';
 
 /**
  * Pure parts of the engine: matching a step's conditions, business hours, and the flow's
@@ -107,31 +106,6 @@ export function menuOptionsOf(step: FlowStep): string[] {
 /** A menu as one message: the text, then "1 - Vendas" lines. */
 export function renderMenu(text: string, options: readonly string[]): string {
   return [text, '', ...options.map((o, i) => `${i + 1} - ${o}`)].join('\n');
-}
-
-const WEEKDAY: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-
-/**
- * Whether `now` is inside the tenant's business hours (spec: type O open all day, C closed,
- * H hr1-hr2 and hr3-hr4). No hours configured: always open.
- */
-export function isWithinBusinessHours(days: readonly BusinessHoursDay[] | null | undefined, now: Date, timeZone: string): boolean {
-  if (!days || days.length === 0) return true;
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(now);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const weekday = WEEKDAY[get('weekday')] ?? 0;
-  const time = `${get('hour').padStart(2, '0')}:${get('minute').padStart(2, '0')}`;
-  const day = days.find((d) => d.day === weekday);
-  if (!day) return true;
-  if (day.type === 'O') return true;
-  if (day.type === 'C') return false;
-  return (time >= day.hr1 && time < day.hr2) || (time >= day.hr3 && time < day.hr4);
 }
 
 /**

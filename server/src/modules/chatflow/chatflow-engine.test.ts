@@ -217,6 +217,10 @@ describe('conditions route the answer', () => {
   beforeAll(async () => {
     w = await flowWorld(server, graph);
     await server.deps.dataSource.query(`UPDATE contacts SET email = 'vip@example.com' WHERE "tenantId" = $1`, [w.tenant.id]);
+    // Open all week, so the business-hours rows do not depend on when the test runs (a week never
+    // saved is the default Monday-Friday week, tenants/business-hours.ts).
+    const open = Array.from({ length: 7 }, (_, day) => ({ day, type: 'O', hr1: '08:00', hr2: '12:00', hr3: '13:00', hr4: '18:00' }));
+    await server.deps.dataSource.query(`UPDATE tenants SET "businessHours" = $2 WHERE id = $1`, [w.tenant.id, JSON.stringify(open)]);
   });
 
   // Each row: a condition on the start step (routing to 'hit'), the answer, whether it matches.
@@ -228,7 +232,7 @@ describe('conditions route the answer', () => {
     ['regex', { type: 'regex', pattern: '^\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}$' }, '123.456.789-09', true],
     ['regex not matching', { type: 'regex', pattern: '^\\d+$' }, 'abc', false],
     ['any', { type: 'any' }, 'qualquer coisa', true],
-    ['business hours (none configured: open)', { type: 'businessHours', open: true }, 'x', true],
+    ['business hours (open all week)', { type: 'businessHours', open: true }, 'x', true],
     ['business hours closed does not match when open', { type: 'businessHours', open: false }, 'x', false],
     ['contact field', { type: 'field', field: 'firstName', operator: 'equals', value: 'maria' }, 'x', true],
     ['contact field not empty', { type: 'field', field: 'cpf', operator: 'notEmpty' }, 'x', false],

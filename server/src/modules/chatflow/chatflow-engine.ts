@@ -12,11 +12,11 @@ import { MESSAGE_MEDIA_FOLDER, isBlockedFileName, tenantMediaRoot } from '../mes
 import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
 import { BOT_RESUME_KEY, type BotResume } from '../tickets/ticket-bot';
+import { isWithinBusinessHours } from '../tenants/business-hours';
 import { applyTicketChange, selectTicket } from '../tickets/ticket-writes';
 import { TICKET_COLUMNS, TICKET_FROM, type TicketRow } from '../tickets/tickets.presenter';
 import {
   firstMatch,
-  isWithinBusinessHours,
   menuOptionsOf,
   normalizeText,
   renderFlowVariables,
