@@ -358,11 +358,13 @@ describe('attempts, inactivity, takeover and who the bot skips', () => {
       const { chatflowEngineOf } = await import('./chatflow-wiring');
       const engine = chatflowEngineOf(server.deps);
       await Promise.all([engine.sweep(), engine.sweep(), server.deps.periodic.runNow(CHATBOT_SWEEP_JOB)]);
+      expect(await ticketOf(server, w.tenant.id, number)).toMatchObject({ status: 'closed', closeReason: 'chatbot', botActive: false });
+      // The end message is stamped with the advanced clock, and delivery reads the same clock:
+      // it is awaited before the clock goes back (with Redis it is a job, not an inline send).
+      expect(await waitTexts(graph, number, 2)).toEqual(['Menu\n\n1 - Sim', 'Encerrado por falta de resposta']);
     } finally {
       clock.advance(-11 * 60_000);
     }
-    expect(await ticketOf(server, w.tenant.id, number)).toMatchObject({ status: 'closed', closeReason: 'chatbot', botActive: false });
-    expect(await waitTexts(graph, number, 2)).toEqual(['Menu\n\n1 - Sim', 'Encerrado por falta de resposta']);
     const routes = await server.deps.dataSource.query(`SELECT data FROM ticket_logs WHERE "ticketId" = $1 AND type = 'chatbotRoute'`, [ticket.id]);
     expect(routes).toHaveLength(1);
     expect(routes[0].data).toMatchObject({ reason: 'noAnswer' });
