@@ -262,6 +262,28 @@ describe('outbound delivery', () => {
     expect(new Set(bodies).size).toBe(30);
   });
 
+  it('a message never overtakes an older due one of its ticket: the newer job, run first, sends both in order', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const ids: number[] = [];
+    for (const body of ['primeira', 'segunda', 'terceira']) {
+      const [row] = await server.deps.dataSource.query(
+        `INSERT INTO messages ("tenantId", "ticketId", "contactId", "whatsappId", "userId", "clientId", "fromMe", body, status, "nextRetryAt", "createdAt")
+         VALUES ($1, $2, $3, $4, $5, $6, true, $7, 'pending', $8, $8) RETURNING id`,
+        [t.tenant.id, t.ticketId, t.contact.id, t.channelId, t.users.user.id, `order-${body}`, body, clock.now()],
+      );
+      ids.push(Number(row.id));
+    }
+    const worker = new OutboundDelivery(server.deps, () => server.deps.channels);
+    // The jobs of the second and first messages arrive in that order (two workers, a retry ...).
+    expect(await worker.deliver(ids[1], { wait: true })).toBe('sent');
+    expect(sentTo(graph, t.contact.number).map((m) => m.text.body)).toEqual(['primeira', 'segunda']);
+    expect(await worker.deliver(ids[0], { wait: true })).toBe('skipped');
+    // The third is newer than the job that ran: it waits for its own job or the sweep.
+    expect((await messageRow(server, ids[2])).status).toBe('pending');
+    expect(await worker.deliver(ids[2], { wait: true })).toBe('sent');
+    expect(sentTo(graph, t.contact.number).map((m) => m.text.body)).toEqual(['primeira', 'segunda', 'terceira']);
+  });
+
   it('the deliver job for a message that is not due (or not pending) does nothing', async () => {
     const t = await createMessagingTenant(server, graph);
     const res = await server.request('POST', '/messages/ghostMessage', {

@@ -81,6 +81,8 @@ export const CHANNEL_LOST_REASON = 'Conexão com o provedor perdida.';
 /** Which claimed rows: one message, one lane's, or any due row outside the lanes busy here. */
 interface ClaimFilter {
   messageId?: number;
+  /** Only messages up to this id (with ticketId: the ones a message must not overtake). */
+  upToId?: number;
   channelId?: number;
   ticketId?: number;
   excludeChannels?: number[];
@@ -193,8 +195,15 @@ export class OutboundDelivery {
     const key = laneKey(lane.whatsappId, lane.ticketId);
     if (!opts.wait && this.lanes.requestDrain(key)) return 'queued';
     return this.lanes.run(key, async () => {
-      const [row] = await this.claim(1, { messageId });
-      return row ? this.send(row) : 'skipped';
+      // A message never overtakes an older one of its ticket that is due too: two jobs (or a job
+      // and a retry) may start in either order, the customer reads them in the order written.
+      const rows = await this.claim(SWEEP_BATCH, { ticketId: lane.ticketId, upToId: messageId });
+      let outcome: DeliveryOutcome = 'skipped';
+      for (const row of rows) {
+        if (Number(row.id) === messageId) outcome = await this.send(row);
+        else await this.sendLogged(row);
+      }
+      return outcome;
     });
   }
 
@@ -291,6 +300,7 @@ export class OutboundDelivery {
       return `$${params.length}`;
     };
     if (filter.messageId !== undefined) where.push(`id = ${param(filter.messageId)}`);
+    if (filter.upToId !== undefined) where.push(`id <= ${param(filter.upToId)}`);
     if (filter.ticketId !== undefined) where.push(`"ticketId" = ${param(filter.ticketId)}`);
     if (filter.channelId !== undefined) {
       where.push(`"ticketId" IN (SELECT id FROM tickets WHERE "whatsappId" = ${param(filter.channelId)})`);
@@ -315,7 +325,8 @@ export class OutboundDelivery {
                  m."dataJson", m."sendAttempts", m."lastError", m."createdAt"`,
       params,
     );
-    return returnedRows<ClaimedMessage>(result);
+    // RETURNING gives no order: a batch goes out oldest message first.
+    return returnedRows<ClaimedMessage>(result).sort((a, b) => Number(a.id) - Number(b.id));
   }
 
   /**
