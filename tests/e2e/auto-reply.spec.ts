@@ -11,8 +11,25 @@ const NAME = `Menu E2E ${Date.now().toString(36)}`;
 
 const card = (page: Page, name: string) => page.getByTestId('auto-reply-row').filter({ hasText: name });
 
+/**
+ * An active bot answers every new ticket of the shared e2e tenant: whatever happens in the test,
+ * this spec's bots are deleted through the API at the end, so no other spec meets them.
+ */
+async function deleteLeftBots(page: Page) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const headers = { authorization: `Bearer ${token}` };
+  const list = await page.request.get('/auto-reply', { headers });
+  if (!list.ok()) return;
+  const bots = (await list.json()) as { id: number; name: string }[];
+  for (const bot of bots.filter((b) => b.name?.startsWith(NAME))) await page.request.delete(`/auto-reply/${bot.id}`, { headers });
+}
+
 test.describe('auto-reply screen (signed in as admin)', () => {
   test.use({ storageState: storageStatePath('admin') });
+
+  test.afterEach(async ({ page }) => {
+    await deleteLeftBots(page);
+  });
 
   test('creates a bot with a step and an action, edits them, deletes with confirmation', async ({ page }) => {
     await page.goto('/#/auto-resposta');
@@ -77,6 +94,8 @@ test.describe('auto-reply screen (signed in as admin)', () => {
     await page.getByRole('button', { name: 'Excluir: 1, comprar' }).click();
     await page.locator('.crud-delete-alert').getByRole('button', { name: 'Excluir' }).click();
     await expect(card(page, NAME).getByTestId('auto-reply-action-row')).toHaveCount(0);
+    // That confirmation has finished closing (Blueprint's transition) before the next one opens.
+    await expect(page.locator('.crud-delete-alert')).toHaveCount(0);
 
     // Delete the bot.
     await page.getByRole('button', { name: `Excluir: ${NAME} editado` }).click();
