@@ -34,14 +34,27 @@ export function formatClock(seconds: number | null | undefined): string {
   return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
+/** Number formatters by locale and kind: building one costs milliseconds, the cards format dozens of figures. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, kind: 'count' | 'decimal'): Intl.NumberFormat {
+  const key = `${kind}:${locale}`;
+  let formatter = numberFormats.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(
+      locale,
+      kind === 'count' ? { maximumFractionDigits: 0 } : { minimumFractionDigits: 2, maximumFractionDigits: 3 },
+    );
+    numberFormats.set(key, formatter);
+  }
+  return formatter;
+}
+
 export const formatCount = (value: number | null | undefined, locale: string): string =>
-  value === null || value === undefined ? PLACEHOLDER : new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+  value === null || value === undefined ? PLACEHOLDER : numberFormat(locale, 'count').format(value);
 
 /** A decimal figure (an average rating): 2 to 3 decimals in the interface's language. */
 export const formatDecimal = (value: number | null | undefined, locale: string): string =>
-  value === null || value === undefined
-    ? PLACEHOLDER
-    : new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 3 }).format(value);
+  value === null || value === undefined ? PLACEHOLDER : numberFormat(locale, 'decimal').format(value);
 
 export interface RatingBar {
   score: number;
