@@ -14,10 +14,15 @@
  * Redis adapter, Bull), as in production. Target: >= 1,000 msg/s, p99 < 250 ms.
  *
  * BENCH_CHATFLOW=1: a three-step chatbot flow is active on the channel, so every new ticket
- * runs it (menu -> question -> protocol, one bot message each, and the next answer closes it; the next message opens a new ticket that runs it
- * again). The bot's messages go to a local fake Graph API. Adds the bot's sends and the engine's
- * own time per handled message (step_overhead_ms). tests/bench/inbound-chatflow.ts runs both
- * variants and prints them side by side.
+ * runs it (menu -> question -> protocol, one bot message each; the next answer hands the ticket
+ * to a queue, where it waits for an agent, as a real flow ends). With 200 contacts that is 200
+ * new tickets, each with 4 messages handled by the bot and 3 bot messages sent.
+ * BENCH_CHATFLOW_CYCLE=1 (with BENCH_CHATFLOW=1) is the stress variant: the last answer closes the
+ * ticket instead, so the contact's next message opens a new ticket that runs the flow again and
+ * every message goes through the bot (3 bot sends per 4 inbound messages).
+ * The bot's messages go to a local fake Graph API. Adds the bot's sends and the engine's own
+ * time per handled message (step_overhead_ms). tests/bench/inbound-chatflow.ts runs the variants
+ * and prints them side by side.
  */
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
@@ -173,15 +178,23 @@ async function main(): Promise<void> {
         interactions: interactions.map((i, n) => ({ id: `${id}${n}`, ...(i as object) })),
         conditions: [{ id: `${id}c`, type: 'any', target }],
       });
+      const cycle = process.env.BENCH_CHATFLOW_CYCLE === '1';
+      const [queue] = (await db.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Atendimento', '#2965CC') RETURNING id`, [tenant.id]))
+        .rows;
       const flow = {
         version: 1,
         startStepId: 'menu',
-        // Three steps, one bot message each; the last answer closes the ticket.
+        // Three steps, one bot message each; the last answer hands the ticket to the queue (or,
+        // in the stress variant, closes it).
         settings: { closeService: true },
         steps: [
           step('menu', [{ type: 'flowBuilder', text: 'Como podemos ajudar?', options: ['Pedidos', 'Financeiro'] }], { type: 'step', stepId: 'pedido' }),
           step('pedido', [{ type: 'message', text: 'Informe o número do pedido, {{firstName}}.' }], { type: 'step', stepId: 'fim' }),
-          step('fim', [{ type: 'message', text: 'Recebido, protocolo {{protocol}}. Algo mais?' }], { type: 'close' }),
+          step(
+            'fim',
+            [{ type: 'message', text: 'Recebido, protocolo {{protocol}}. Algo mais?' }],
+            cycle ? { type: 'close' } : { type: 'queue', queueId: queue.id },
+          ),
         ],
       };
       const [row] = (
@@ -364,6 +377,7 @@ async function main(): Promise<void> {
         load_average: os.loadavg().map(round),
         redis: Boolean(process.env.REDIS_URL),
         chatflow: withFlow,
+        chatflow_variant: withFlow ? (process.env.BENCH_CHATFLOW_CYCLE === '1' ? 'every message through the bot (closes, reopens)' : 'every new ticket (then a queue)') : null,
         // The engine's time per message it handled (read, decide, write; not the sends): under the
         // load (queueing for connections and locks included), and one message at a time after it.
         step_overhead_ms: {

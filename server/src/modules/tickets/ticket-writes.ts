@@ -5,6 +5,7 @@ import { AppError } from '../../core/app-error';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
+import { returnedRows } from '../messages/messages.query';
 import type { Emit } from '../../realtime/domain-events';
 import { deleteBotState } from './ticket-bot';
 import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
@@ -128,20 +129,52 @@ export async function applyTicketChange(
     }
   }
   const columns = Object.keys(set) as TicketColumn[];
+  // A change of the ticket's own columns only (no log, nothing shown through a join: the last
+  // message, counters, bot switches) builds the row it leads to from the one in hand, instead of
+  // reading the ticket back with its joins: the chatbot's and the inbound path's most frequent
+  // write (issue #14, a flow step's overhead).
+  const selfOnly = columns.length > 0 && !log && columns.every((c) => SELF_COLUMNS.has(c));
+  let after: TicketRow;
   if (columns.length > 0) {
     const assignments = columns.map((c, i) => `"${c}" = $${i + 2}`);
-    await tx.query(`UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = $1`, [
-      current.id,
-      ...columns.map((c) => set[c]),
-    ]);
+    const result = await tx.query(
+      `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = $1${selfOnly ? ' RETURNING "updatedAt"' : ''}`,
+      [current.id, ...columns.map((c) => set[c])],
+    );
+    if (selfOnly) {
+      const [row] = returnedRows<{ updatedAt: Date }>(result);
+      after = { ...current, ...(set as Partial<TicketRow>), updatedAt: row.updatedAt };
+    }
   }
   if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
-  const after = (await selectTicket(tx, current.id)) as TicketRow;
+  after ??= (await selectTicket(tx, current.id)) as TicketRow;
   if (entersQueue(current, after)) await sendQueueGreeting(tx, after, new Date());
   await recordTicketChange(tx, current.id, current, after);
   await emitTicket(emit, 'update', after, current);
   return after;
 }
+
+/**
+ * Ticket columns that the presented row carries as they are, and on which no joined column
+ * (contact, user, queue, channel names) nor any metric transition depends.
+ */
+const SELF_COLUMNS: ReadonlySet<string> = new Set([
+  'lastMessage',
+  'lastMessageAt',
+  'unreadMessages',
+  'answered',
+  'botActive',
+  'chatFlowId',
+  'kanbanId',
+  'ratingRequestedAt',
+  'difyStatus',
+  'lmStatus',
+  'ollamaStatus',
+  'n8nStatus',
+  'typebotStatus',
+  'dialogflowStatus',
+  'chatgptStatus',
+]);
 
 const isActiveStatus = (status: string): boolean => status === 'open' || status === 'pending';
 
