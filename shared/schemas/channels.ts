@@ -274,6 +274,54 @@ function updateShape(): Record<string, z.ZodType> {
   );
 }
 
+/** Spec section 5 style texts of the generative chat settings (issue #14). */
+export const GENERATIVE_CHAT_REQUIRED_MESSAGE = 'é obrigatório quando o chat generativo está ativo';
+export const GENERATIVE_CHAT_KEY_CONFLICT_MESSAGE = 'informe uma nova chave ou remova a atual, não as duas coisas';
+const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
+
+/**
+ * A channel's OpenAI-compatible endpoint for the chatbot's generative chat step (issue #14),
+ * stored in `channels.integrations.generativeChat`. The one rule for PUT /whatsapp/{id}
+ * (`generativeChat`) and the channel form. `apiKey` is write-only: absent or '' keeps the stored
+ * key, `clearApiKey: true` removes it; an answer only says `hasApiKey` (sent back, it is ignored).
+ * While enabled, the base URL and the model are required.
+ */
+export const GenerativeChatSchema = z
+  .object({
+    enabled: z.boolean({ error: 'deve ser verdadeiro ou falso' }).default(true),
+    baseUrl: z
+      .string({ error: 'deve ser um texto' })
+      .trim()
+      .max(500, { error: 'no máximo 500 caracteres' })
+      .refine((v) => v === '' || HTTP_URL.test(v), { error: 'deve ser um endereço http(s)' })
+      .transform((v) => v.replace(/\/+$/, ''))
+      .default(''),
+    model: z.string({ error: 'deve ser um texto' }).trim().max(200, { error: 'no máximo 200 caracteres' }).default(''),
+    apiKey: z.string({ error: 'deve ser um texto' }).trim().max(2048, { error: 'no máximo 2048 caracteres' }).optional(),
+    clearApiKey: z.boolean({ error: 'deve ser verdadeiro ou falso' }).optional(),
+    /** Read-only (ChannelDto echoed back): ignored. */
+    hasApiKey: z.boolean({ error: 'deve ser verdadeiro ou falso' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.enabled) {
+      if (value.baseUrl === '') ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: GENERATIVE_CHAT_REQUIRED_MESSAGE });
+      if (value.model === '') ctx.addIssue({ code: 'custom', path: ['model'], message: GENERATIVE_CHAT_REQUIRED_MESSAGE });
+    }
+    if (value.clearApiKey && value.apiKey) {
+      ctx.addIssue({ code: 'custom', path: ['apiKey'], message: GENERATIVE_CHAT_KEY_CONFLICT_MESSAGE });
+    }
+  });
+
+export type GenerativeChatInput = z.infer<typeof GenerativeChatSchema>;
+
+/** What an answer shows of the generative chat settings (never the key). */
+export interface GenerativeChatDto {
+  enabled: boolean;
+  baseUrl: string;
+  model: string;
+  hasApiKey: boolean;
+}
+
 /**
  * PUT /whatsapp/{whatsappId} body: any subset. A secret that is absent (or empty, as a form
  * that never shows stored secrets sends it) keeps the stored one. The type cannot change.
@@ -290,6 +338,8 @@ export const UpdateChannelSchema = z
     wabaVerifyToken: keepWhenEmpty(wabaFields.wabaVerifyToken),
     tokenTelegram: keepWhenEmpty(tokenTelegram),
     options: providerOptions,
+    /** The chatbot's generative chat endpoint (issue #14); null removes it. */
+    generativeChat: GenerativeChatSchema.nullable().optional(),
     ...updateShape(),
   })
   .refine(atLeastOneField, { error: AT_LEAST_ONE_FIELD_MESSAGE });
@@ -341,6 +391,8 @@ export interface ChannelDto {
   storedSecrets: string[];
   /** Advanced options as JSON text, or null. */
   options: string | null;
+  /** The chatbot's generative chat endpoint (key reduced to `hasApiKey`); null when not set (absent on older servers). */
+  generativeChat?: GenerativeChatDto | null;
   /** Pairing code while a QR-code channel waits for it to be typed on the phone. */
   pairingCode: string | null;
   createdAt: string;

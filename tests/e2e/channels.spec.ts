@@ -142,6 +142,33 @@ test.describe('channels screen (signed in as admin)', () => {
       .poll(async () => (await api(page, 'GET', `/whatsapp/${channelId}`)).farewellMessage)
       .toBe('Obrigado pelo contato!');
 
+    // Issue #14: the chatbot's generative chat endpoint, in the same dialog. Enabled without a
+    // model is refused in the browser with the shared schema's text; the key is write-only.
+    await created.getByTestId('channel-more').click();
+    await page.getByTestId('channel-edit').click();
+    const generative = page.getByTestId('channel-generative-chat');
+    await expect(generative).toContainText('Chat generativo (IA)');
+    await generative.getByTestId('channel-generative-enabled').locator('..').click();
+    await page.getByTestId('channel-generative-base-url').fill('https://ia.example.com/v1/');
+    await page.getByTestId('form-save').click();
+    await expect(page.getByTestId('channel-generative-model-error')).toHaveText('Modelo é obrigatório quando o chat generativo está ativo');
+    await page.getByTestId('channel-generative-model').fill('gpt-4o-mini');
+    await page.getByTestId('channel-generative-api-key').fill('sk-e2e-secret');
+    await page.getByTestId('form-save').click();
+    await expect(page.getByTestId('channel-form')).toHaveCount(0);
+    const saved = await call(page, 'GET', `/whatsapp/${channelId}`);
+    expect(saved.body.generativeChat).toEqual({ enabled: true, baseUrl: 'https://ia.example.com/v1', model: 'gpt-4o-mini', hasApiKey: true });
+    expect(JSON.stringify(saved.body)).not.toContain('sk-e2e-secret');
+    await created.getByTestId('channel-more').click();
+    await page.getByTestId('channel-edit').click();
+    await expect(page.getByTestId('channel-generative-model')).toHaveValue('gpt-4o-mini');
+    await expect(page.getByTestId('channel-generative-api-key')).toHaveValue('');
+    await expect(page.getByTestId('channel-generative-api-key')).toHaveAttribute('placeholder', 'armazenado');
+    await page.getByTestId('channel-generative-clear-key').click();
+    await page.getByTestId('form-save').click();
+    await expect(page.getByTestId('channel-form')).toHaveCount(0);
+    await expect.poll(async () => (await api(page, 'GET', `/whatsapp/${channelId}`)).generativeChat?.hasApiKey).toBe(false);
+
     // The secret the server gave setWebhook is what Telegram echoes on each update.
     const registration = fake
       .calls('setWebhook')

@@ -18,6 +18,8 @@ export interface ChannelRow {
   chatFlowId: number | null;
   providerConfig: Record<string, unknown>;
   secrets: Record<string, unknown>;
+  /** Third-party settings (e.g. `generativeChat`: the chatbot's AI endpoint, its key included). */
+  integrations?: Record<string, unknown>;
   birthdayMessage: string | null;
   birthdayHour: number | null;
   farewellMessage: string | null;

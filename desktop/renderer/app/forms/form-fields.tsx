@@ -67,7 +67,15 @@ function FieldFrame<T extends FieldValues>({
 }
 
 /** A one-line text. */
-export function TextField<T extends FieldValues>(props: FieldProps<T> & { placeholder?: string; maxLength?: number; autoFocus?: boolean }) {
+export function TextField<T extends FieldValues>(
+  props: FieldProps<T> & {
+    placeholder?: string;
+    maxLength?: number;
+    autoFocus?: boolean;
+    /** 'password' for a write-only secret (with autoComplete 'new-password'). */
+    type?: 'text' | 'password' | 'url';
+  },
+) {
   const controller = useController({ control: props.control, name: props.name });
   const { field, fieldState } = controller;
   return (
@@ -82,6 +90,8 @@ export function TextField<T extends FieldValues>(props: FieldProps<T> & { placeh
         placeholder={props.placeholder}
         maxLength={props.maxLength}
         autoFocus={props.autoFocus}
+        type={props.type}
+        autoComplete={props.type === 'password' ? 'new-password' : undefined}
         disabled={props.disabled}
         intent={fieldState.error ? 'danger' : 'none'}
         aria-invalid={fieldState.error ? true : undefined}

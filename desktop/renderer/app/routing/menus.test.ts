@@ -50,6 +50,17 @@ describe('menus by profile', () => {
     expect(ids('superadmin')).not.toContain('contacts');
   });
 
+  it('lists /auto-resposta (Auto resposta) beside the chatbot for supervisors and admins, not for a plain user', () => {
+    const supervisorItems = ALL_MENU_SECTIONS.find((section) => section.id === 'supervisor')!.items;
+    const item = supervisorItems.find((i) => i.id === 'autoReply');
+    expect(item).toMatchObject({ to: '/auto-resposta', labelKey: 'menu.autoReply', icon: 'automatic-updates' });
+    expect(supervisorItems.findIndex((i) => i.id === 'autoReply')).toBe(supervisorItems.findIndex((i) => i.id === 'chatbot') + 1);
+    expect(ids('super')).toContain('autoReply');
+    expect(ids('admin')).toContain('autoReply');
+    expect(ids('user')).not.toContain('autoReply');
+    expect(shellRouteOf('/auto-resposta')?.id).toBe('autoResposta');
+  });
+
   it('shows only settings to a blocked tenant', () => {
     expect(ids('admin', true)).toEqual(['blockedSettings']);
   });

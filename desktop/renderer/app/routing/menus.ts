@@ -44,6 +44,7 @@ const SUPERVISOR: MenuSection = {
     { id: 'teams', to: '/equipes', labelKey: 'menu.teams', icon: 'team' },
     { id: 'quickMessages', to: '/mensagens-rapidas', labelKey: 'menu.quickMessages', icon: 'flash' },
     { id: 'chatbot', to: '/chat-flow', labelKey: 'menu.chatbot', icon: 'flow-branch' },
+    { id: 'autoReply', to: '/auto-resposta', labelKey: 'menu.autoReply', icon: 'automatic-updates' },
     { id: 'schedules', to: '/agendamentos', labelKey: 'menu.schedules', icon: 'calendar' },
     { id: 'birthdays', to: '/aniversarios', labelKey: 'menu.birthdays', icon: 'predictive-analysis' },
     { id: 'closingMessages', to: '/fechamento', labelKey: 'menu.closingMessages', icon: 'log-out' },

@@ -1,5 +1,5 @@
 import { Callout, FormGroup, H6, HTMLSelect, InputGroup, NumericInput, Switch, TextArea } from '@blueprintjs/core';
-import { AUTO_DISTRIBUTION_VALUES } from '@shared/schemas/channels';
+import { AUTO_DISTRIBUTION_VALUES, GenerativeChatSchema, type GenerativeChatInput } from '@shared/schemas/channels';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateChannelMutation, useUpdateChannelMutation, type Channel, type CreateChannelBody } from '../../api/channels.api';
@@ -9,21 +9,27 @@ import { useListAllTenantUsersQuery } from '../../api/users.api';
 import { showToast } from '../../app/feedback/toaster';
 import { FormDialog } from '../../app/crud/form-dialog';
 import { formFailureOf } from '../../app/crud/form-errors';
+import { useZodForm } from '../../app/forms/use-zod-form';
 import {
   CHANNEL_TYPES,
   buildCreateBody,
   buildUpdateBody,
   changeFormType,
   evolutionNamePreview,
+  generativeChatBody,
+  generativeChatErrors,
   initialChannelForm,
+  initialGenerativeChatValues,
   isSecretStored,
   providerFieldsFor,
   validateOptionsJson,
   type ChannelFormState,
   type ChannelType,
   type FieldErrors,
+  type GenerativeChatValues,
   type ProviderField,
 } from './channel-form.logic';
+import { GenerativeChatSection } from './generative-chat-section';
 
 /** Fields whose i18n help text exists (`channels.fieldHelp.<name>`). */
 const FIELD_HELP = new Set([
@@ -53,6 +59,9 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
   const queues = useListQueuesQuery();
   const users = useListAllTenantUsersQuery();
   const chatFlows = useListChatFlowsQuery();
+  // The generative chat section (editing only): its own react-hook-form form on the shared
+  // schema, sent with the rest of the channel in the one PUT.
+  const generative = useZodForm<GenerativeChatValues, GenerativeChatInput>(GenerativeChatSchema, initialGenerativeChatValues(channel));
 
   const change = (patch: Partial<ChannelFormState>, ...fields: string[]) => {
     setForm((current) => ({ ...current, ...patch }));
@@ -67,11 +76,23 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
 
   const submit = async () => {
     setFailure(null);
+    if (!channel) return save(undefined);
+    // The section's schema first (its messages under its fields); the channel's own checks are
+    // shown either way.
+    await generative.handleSubmit(
+      (parsed) => save(parsed),
+      () => setErrors(buildUpdateBody(channel, form).errors),
+    )();
+  };
+
+  const save = async (generativeChat: GenerativeChatInput | undefined) => {
     try {
       if (channel) {
-        const { body, errors: local } = buildUpdateBody(channel, form);
+        const { body: built, errors: local } = buildUpdateBody(channel, form);
         setErrors(local);
         if (Object.keys(local).length > 0) return;
+        const chat = generativeChat ? generativeChatBody(channel, generativeChat) : undefined;
+        const body = chat ? { ...(built ?? {}), generativeChat: chat } : built;
         if (body) await updateChannel({ id: channel.id, body }).unwrap();
       } else {
         const { body, errors: local } = buildCreateBody(form);
@@ -89,6 +110,9 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
         refused.code === 'ERR_CHANNEL_TYPE_UNSUPPORTED' && typeof body?.message === 'string' ? body.message : refused.message;
       setFailure({ message, code: refused.code });
       setErrors(refused.fields);
+      for (const [name, text] of Object.entries(generativeChatErrors(refused.fields))) {
+        generative.setError(name as keyof GenerativeChatValues, { type: 'server', message: text });
+      }
     }
   };
 
@@ -350,6 +374,8 @@ export function ChannelFormDialog({ channel, onClose }: { channel: Channel | nul
           data-testid="channel-is-default"
         />
       </section>
+
+      {editing ? <GenerativeChatSection form={generative} channel={channel} /> : null}
 
       <section className="channel-form-section">
         <H6>{t('channels.sections.advanced')}</H6>

@@ -8,6 +8,7 @@ import {
   UpdateChannelSchema,
   evolutionInstanceName,
   type ChannelDto,
+  type GenerativeChatInput,
 } from '@shared/schemas/channels';
 
 /**
@@ -260,4 +261,60 @@ export function buildUpdateBody(channel: ChannelDto, form: ChannelFormState): Bo
   Object.assign(errors, localErrors(form, 'edit', channel));
   if (Object.keys(body).length > 0) Object.assign(errors, { ...schemaErrors(UpdateChannelSchema, body), ...errors });
   return { body: Object.keys(body).length > 0 ? body : null, errors };
+}
+
+/**
+ * The "Chat generativo (IA)" section (issue #14): a react-hook-form form validated with the shared
+ * GenerativeChatSchema. The key field starts empty (the server never sends the key back).
+ */
+export interface GenerativeChatValues {
+  enabled: boolean;
+  baseUrl: string;
+  model: string;
+  /** Typed key; '' keeps the stored one. */
+  apiKey: string;
+  /** Remove the stored key on save. */
+  clearApiKey: boolean;
+}
+
+export function initialGenerativeChatValues(channel: ChannelDto | null): GenerativeChatValues {
+  const stored = channel?.generativeChat ?? null;
+  return {
+    enabled: stored?.enabled ?? false,
+    baseUrl: stored?.baseUrl ?? '',
+    model: stored?.model ?? '',
+    apiKey: '',
+    clearApiKey: false,
+  };
+}
+
+/**
+ * The `generativeChat` of PUT /whatsapp/{id} for the parsed section, or undefined when it
+ * changes nothing (the rest of the channel may still be saved). The key goes only when typed.
+ */
+export function generativeChatBody(channel: ChannelDto, parsed: GenerativeChatInput): Record<string, unknown> | undefined {
+  const stored = channel.generativeChat ?? null;
+  const apiKey = parsed.apiKey?.trim() ?? '';
+  const keyChange = apiKey !== '' || (parsed.clearApiKey === true && stored?.hasApiKey === true);
+  const same = stored
+    ? stored.enabled === parsed.enabled && stored.baseUrl === parsed.baseUrl && stored.model === parsed.model
+    : !parsed.enabled && parsed.baseUrl === '' && parsed.model === '';
+  if (same && !keyChange) return undefined;
+  return {
+    enabled: parsed.enabled,
+    baseUrl: parsed.baseUrl,
+    model: parsed.model,
+    ...(apiKey !== '' ? { apiKey } : {}),
+    ...(parsed.clearApiKey && apiKey === '' ? { clearApiKey: true } : {}),
+  };
+}
+
+/** Server field errors of the section (`generativeChat.model` -> `model`). */
+export function generativeChatErrors(fields: Record<string, string>): Partial<Record<keyof GenerativeChatValues, string>> {
+  const out: Partial<Record<keyof GenerativeChatValues, string>> = {};
+  for (const [path, message] of Object.entries(fields)) {
+    const match = /^generativeChat\.(enabled|baseUrl|model|apiKey|clearApiKey)$/.exec(path);
+    if (match) out[match[1] as keyof GenerativeChatValues] = message;
+  }
+  return out;
 }

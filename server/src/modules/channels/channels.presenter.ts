@@ -1,4 +1,4 @@
-import { providerFieldNames, type ChannelDto, type ChannelSessionPayload } from '@shared/schemas/channels';
+import { providerFieldNames, type ChannelDto, type ChannelSessionPayload, type GenerativeChatDto } from '@shared/schemas/channels';
 import type { ChannelRow } from '../../channels/channel-row';
 
 /** Types whose provider calls a URL we give it (the others: telegram registers its own, baileys has none). */
@@ -46,9 +46,23 @@ export function presentChannel(row: ChannelRow, publicUrl: string): ChannelDto {
     providerSettings: Object.fromEntries(generic.config.map((k) => [k, text(config[k])])),
     storedSecrets: generic.secrets.filter((k) => stored(secrets[k])),
     options: config.options && typeof config.options === 'object' ? JSON.stringify(config.options) : null,
+    generativeChat: presentGenerativeChat(row.integrations),
     pairingCode: row.pairingCode ?? null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** `integrations.generativeChat` without its key: whether one is stored, never its value. */
+export function presentGenerativeChat(integrations: Record<string, unknown> | undefined | null): GenerativeChatDto | null {
+  const config = integrations?.generativeChat;
+  if (!config || typeof config !== 'object') return null;
+  const c = config as Record<string, unknown>;
+  return {
+    enabled: c.enabled !== false,
+    baseUrl: typeof c.baseUrl === 'string' ? c.baseUrl : '',
+    model: typeof c.model === 'string' ? c.model : '',
+    hasApiKey: stored(c.apiKey),
   };
 }
 

@@ -301,6 +301,110 @@ describe('PUT /whatsapp/:whatsappId', () => {
   });
 });
 
+describe('PUT /whatsapp/:whatsappId generativeChat (issue #14: the chatbot\'s AI endpoint)', () => {
+  const KEY = 'sk-live-0123456789abcdef';
+  const stored = async (id: number) =>
+    (await bed.server.deps.dataSource.query(`SELECT integrations FROM channels WHERE id = $1`, [id]))[0].integrations;
+
+  it('saves it in integrations.generativeChat, answers it with the key masked, keeps the key when sent empty, clears it on request', async () => {
+    const a = await bed.server.createTenantWithUsers();
+    const ch = await createWabaChannel(bed, a.users.admin.token);
+    expect(ch.body.generativeChat).toBeNull();
+    const save = await req('PUT', `/whatsapp/${ch.id}`, {
+      token: a.users.admin.token,
+      body: { generativeChat: { enabled: true, baseUrl: ' https://ai.example.com/v1/ ', model: 'gpt-4o-mini', apiKey: KEY } },
+    });
+    expect(save.status, JSON.stringify(save.body)).toBe(200);
+    expect(save.body.generativeChat).toEqual({ enabled: true, baseUrl: 'https://ai.example.com/v1', model: 'gpt-4o-mini', hasApiKey: true });
+    expect(JSON.stringify(save.body)).not.toContain(KEY);
+    expect((await stored(ch.id)).generativeChat).toEqual({
+      enabled: true,
+      baseUrl: 'https://ai.example.com/v1',
+      model: 'gpt-4o-mini',
+      apiKey: KEY,
+    });
+
+    // Read back: one, the list, the event; never the key.
+    const one = await req('GET', `/whatsapp/${ch.id}`, { token: a.users.admin.token });
+    expect(one.body.generativeChat).toEqual(save.body.generativeChat);
+    const list = await req('GET', '/whatsapp', { token: a.users.super.token });
+    expect(list.body.find((c: { id: number }) => c.id === ch.id).generativeChat.hasApiKey).toBe(true);
+    const agents = await req('GET', '/whatsapp', { token: a.users.user.token });
+    expect(agents.body.find((c: { id: number }) => c.id === ch.id).generativeChat).toBeNull();
+    const event = await lastEvent(bed.server, a.tenant.id, SOCKET_EVENTS.whatsappUpdate);
+    for (const text of [one.body, list.body, agents.body, event?.payload].map((b) => JSON.stringify(b))) expect(text).not.toContain(KEY);
+
+    // An empty key (the form never shows the stored one) keeps it; the other settings change.
+    const keep = await req('PUT', `/whatsapp/${ch.id}`, {
+      token: a.users.admin.token,
+      body: { generativeChat: { enabled: true, baseUrl: 'http://10.0.0.5:11434/v1', model: 'llama3', apiKey: '' } },
+    });
+    expect(keep.status, JSON.stringify(keep.body)).toBe(200);
+    expect(keep.body.generativeChat).toEqual({ enabled: true, baseUrl: 'http://10.0.0.5:11434/v1', model: 'llama3', hasApiKey: true });
+    expect((await stored(ch.id)).generativeChat.apiKey).toBe(KEY);
+    // The answer echoed back as is (hasApiKey included) changes nothing and keeps the key.
+    const echoed = await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { generativeChat: keep.body.generativeChat } });
+    expect(echoed.status, JSON.stringify(echoed.body)).toBe(200);
+    expect((await stored(ch.id)).generativeChat.apiKey).toBe(KEY);
+
+    // Turned off: the model may be empty; the key stays until cleared.
+    const off = await req('PUT', `/whatsapp/${ch.id}`, {
+      token: a.users.admin.token,
+      body: { generativeChat: { enabled: false, baseUrl: '', model: '' } },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(off.body.generativeChat).toEqual({ enabled: false, baseUrl: '', model: '', hasApiKey: true });
+
+    const cleared = await req('PUT', `/whatsapp/${ch.id}`, {
+      token: a.users.admin.token,
+      body: { generativeChat: { enabled: true, baseUrl: 'https://ai.example.com/v1', model: 'm', clearApiKey: true } },
+    });
+    expect(cleared.body.generativeChat).toEqual({ enabled: true, baseUrl: 'https://ai.example.com/v1', model: 'm', hasApiKey: false });
+    expect((await stored(ch.id)).generativeChat).not.toHaveProperty('apiKey');
+
+    // Other settings of the channel leave it alone; null removes it.
+    await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { closingKeyword: 'fim' } });
+    expect((await stored(ch.id)).generativeChat.model).toBe('m');
+    const removed = await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { generativeChat: null } });
+    expect(removed.body.generativeChat).toBeNull();
+    expect(await stored(ch.id)).not.toHaveProperty('generativeChat');
+  });
+
+  it('refuses a malformed body (400 ERR_VALIDATION naming each field), another tenant (404), supervisors and agents (403), no token (401)', async () => {
+    const a = await bed.server.createTenantWithUsers();
+    const b = await bed.server.createTenantWithUsers();
+    const ch = await createWabaChannel(bed, a.users.admin.token);
+    const good = { generativeChat: { enabled: true, baseUrl: 'https://ai.example.com/v1', model: 'gpt', apiKey: KEY } };
+    const cases: [unknown, string[]][] = [
+      [{ enabled: true, baseUrl: 'ftp://ai.example.com', model: 'gpt' }, ['generativeChat.baseUrl']],
+      [{ enabled: true, baseUrl: '', model: ' ' }, ['generativeChat.baseUrl', 'generativeChat.model']],
+      [{ enabled: 'yes', baseUrl: 'https://x.example.com', model: 'gpt' }, ['generativeChat.enabled']],
+      [{ baseUrl: 'https://x.example.com', model: 'gpt', apiKey: 'sk-new', clearApiKey: true }, ['generativeChat.apiKey']],
+      [{ baseUrl: 'https://x.example.com', model: 'gpt', token: 'x' }, ['generativeChat.token']],
+      ['https://x.example.com', ['generativeChat']],
+    ];
+    for (const [generativeChat, paths] of cases) {
+      const res = await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.admin.token, body: { generativeChat } });
+      expect(res.status, JSON.stringify(generativeChat)).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+      expect(res.body.fields.map((f: { path: string }) => f.path).sort()).toEqual(paths);
+    }
+    const required = await req('PUT', `/whatsapp/${ch.id}`, {
+      token: a.users.admin.token,
+      body: { generativeChat: { enabled: true, baseUrl: 'https://x.example.com', model: '' } },
+    });
+    expect(required.body.fields).toEqual([{ path: 'generativeChat.model', message: 'é obrigatório quando o chat generativo está ativo' }]);
+
+    const other = await req('PUT', `/whatsapp/${ch.id}`, { token: b.users.admin.token, body: good });
+    expect(other.status).toBe(404);
+    expect(other.body.error).toBe('ERR_NO_WAPP_FOUND');
+    expect((await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.super.token, body: good })).status).toBe(403);
+    expect((await req('PUT', `/whatsapp/${ch.id}`, { token: a.users.user.token, body: good })).status).toBe(403);
+    expect((await req('PUT', `/whatsapp/${ch.id}`, { body: good })).status).toBe(401);
+    expect(await stored(ch.id)).toEqual({});
+  });
+});
+
 describe('PUT /whatsapp/:whatsappId/default', () => {
   it('moves the default to the channel (one per tenant) and announces both', async () => {
     const a = await bed.server.createTenantWithUsers();

@@ -12,6 +12,7 @@ import {
   type ChannelDto,
   type ChannelEventPayload,
   type CreateChannelInput,
+  type GenerativeChatInput,
   type MessageTemplateDto,
   type UpdateChannelInput,
 } from '@shared/schemas/channels';
@@ -238,6 +239,12 @@ export class ChannelsService {
         params.push(JSON.stringify(secrets));
         sets.push(`secrets = secrets || $${params.length}::jsonb`);
       }
+      if (input.generativeChat === null) {
+        sets.push(`integrations = integrations - 'generativeChat'`);
+      } else if (input.generativeChat !== undefined) {
+        params.push(JSON.stringify({ generativeChat: generativeChatToStore(input.generativeChat, current.integrations) }));
+        sets.push(`integrations = integrations || $${params.length}::jsonb`);
+      }
       if (input.isDefault === true && !current.isDefault) await clearDefault(tx, auth.tenantId);
       if (input.isDefault !== undefined) set('isDefault', input.isDefault);
       const [updated]: ChannelRow[] = (
@@ -453,7 +460,21 @@ function forAgents(dto: ChannelDto): ChannelDto {
     hasAppSecret: false,
     hasVerifyToken: false,
     hasTelegramToken: false,
+    generativeChat: null,
   };
+}
+
+/**
+ * What `integrations.generativeChat` becomes: the settings as given; the key typed, else the
+ * stored one (an empty key field keeps it), none when `clearApiKey`. Read under the row lock.
+ */
+function generativeChatToStore(
+  input: GenerativeChatInput,
+  integrations: Record<string, unknown> | undefined,
+): { enabled: boolean; baseUrl: string; model: string; apiKey?: string } {
+  const storedKey = (integrations?.generativeChat as { apiKey?: unknown } | undefined)?.apiKey;
+  const apiKey = input.clearApiKey ? undefined : input.apiKey || (typeof storedKey === 'string' && storedKey ? storedKey : undefined);
+  return { enabled: input.enabled, baseUrl: input.baseUrl, model: input.model, ...(apiKey ? { apiKey } : {}) };
 }
 
 /** Settings of a generic provider as given: a null clears one (optional settings). */

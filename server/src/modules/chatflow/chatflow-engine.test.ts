@@ -212,6 +212,69 @@ describe('interactions', () => {
   });
 });
 
+describe('generative chat set in the channel form (PUT /whatsapp/:id generativeChat)', () => {
+  let w: FlowWorld;
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+  });
+
+  const askFlow = () =>
+    insertFlow(server, w.tenant.id, {
+      startStepId: 'a',
+      settings: { fallbackMessage: 'Um atendente já vem.' },
+      steps: [
+        step('a', [{ type: 'message', text: 'Pergunte.' }], [{ type: 'any', target: toStep('b') }]),
+        step('b', [{ type: 'generativeChat', prompt: 'Você atende {{firstName}}' }]),
+      ],
+    });
+  const configure = async (generativeChat: unknown) => {
+    const res = await server.request('PUT', `/whatsapp/${w.channel}`, { token: w.users.admin.token, body: { generativeChat } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const ask = async (question: string) => {
+    await useFlowOnChannel(server, w.channel, (await askFlow()).id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await waitFor(() => textsTo(graph, number).length > 0, 'first bot message');
+    await say(server, graph, w.channel, number, question);
+    return waitTexts(graph, number, 2);
+  };
+  const completions = () => endpoint.requests.filter((r) => r.path === '/v1/chat/completions');
+
+  it('the step calls the saved endpoint with the saved model and key, also after a save that left the key empty', async () => {
+    const saved = await configure({ enabled: true, baseUrl: `${endpoint.url}/v1/`, model: 'modelo-salvo', apiKey: 'sk-from-form' });
+    expect(saved.generativeChat).toEqual({ enabled: true, baseUrl: `${endpoint.url}/v1`, model: 'modelo-salvo', hasApiKey: true });
+    expect(await ask('tem entrega?')).toEqual(['Pergunte.', 'IA: tem entrega?']);
+    const call = completions().pop()!;
+    expect(call.headers.authorization).toBe('Bearer sk-from-form');
+    expect(JSON.parse(call.body)).toMatchObject({
+      model: 'modelo-salvo',
+      messages: [{ role: 'system', content: 'Você atende Maria' }, { role: 'user', content: 'tem entrega?' }],
+    });
+
+    // Saved again from the form with the key field empty: new model, same key.
+    await configure({ enabled: true, baseUrl: `${endpoint.url}/v1`, model: 'outro-modelo', apiKey: '' });
+    expect(await ask('e o preço?')).toEqual(['Pergunte.', 'IA: e o preço?']);
+    const again = completions().pop()!;
+    expect(again.headers.authorization).toBe('Bearer sk-from-form');
+    expect(JSON.parse(again.body).model).toBe('outro-modelo');
+
+    // Key cleared: no authorization header.
+    await configure({ enabled: true, baseUrl: `${endpoint.url}/v1`, model: 'outro-modelo', clearApiKey: true });
+    expect(await ask('sem chave?')).toEqual(['Pergunte.', 'IA: sem chave?']);
+    expect(completions().pop()!.headers.authorization).toBeUndefined();
+  });
+
+  it('turned off in the form, the step sends the fallback and calls nobody', async () => {
+    await configure({ enabled: false, baseUrl: `${endpoint.url}/v1`, model: 'modelo-salvo' });
+    const before = completions().length;
+    expect(await ask('alguém aí?')).toEqual(['Pergunte.', 'Um atendente já vem.']);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(completions().length).toBe(before);
+  });
+});
+
 describe('conditions route the answer', () => {
   let w: FlowWorld;
   beforeAll(async () => {

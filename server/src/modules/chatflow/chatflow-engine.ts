@@ -613,9 +613,10 @@ export class ChatflowEngine {
 
   /**
    * A reply of the OpenAI-compatible chat completion endpoint set in the ticket's channel
-   * (channels.integrations.generativeChat: baseUrl, apiKey, model) to the customer's last
-   * message. Not configured or failing: logged, and the flow's fallback message is sent
-   * instead; nothing is invented.
+   * (channels.integrations.generativeChat: baseUrl, apiKey, model; set in the channel form, PUT
+   * /whatsapp/{id}) to the customer's last message. Turned off (`enabled: false`), not
+   * configured or failing: logged, and the flow's fallback message is sent instead; nothing is
+   * invented.
    */
   private async generativeChat(
     ctx: RunContext,
@@ -625,8 +626,9 @@ export class ChatflowEngine {
       const [row] = (await this.deps.dataSource.query(
         `SELECT integrations->'generativeChat' AS config FROM channels WHERE id = $1 AND "tenantId" = $2`,
         [ctx.facts.whatsappId, ctx.facts.tenantId],
-      )) as { config: { baseUrl?: string; apiKey?: string; model?: string } | null }[];
+      )) as { config: { enabled?: boolean; baseUrl?: string; apiKey?: string; model?: string } | null }[];
       const config = row?.config;
+      if (config?.enabled === false) throw new Error('generative chat is turned off for this channel');
       if (!config?.baseUrl || !config.model) {
         throw new Error('generative chat is not configured for this channel (integrations.generativeChat: baseUrl, model)');
       }
