@@ -22,7 +22,7 @@ export interface ConditionContext {
   options: string[];
   contact: ContactFields;
   variables: Record<string, string>;
-  /** Inside the tenant's business hours now. */
+  /** Inside the ticket's business hours now (its queue's own week, else the tenant's). */
   open: boolean;
 }
 

@@ -320,6 +320,118 @@ describe('conditions route the answer', () => {
   });
 });
 
+describe("business hours: the ticket queue's own week, else the tenant's (clock set)", () => {
+  let w: FlowWorld;
+  /** A queue whose own week each row sets. */
+  let ownQueue: number;
+  /** A queue without its own hours (businessHours null). */
+  let plainQueue: number;
+  type Day = 'O' | 'C';
+  const weekOf = (rest: Day, days: Partial<Record<number, Day>> = {}) =>
+    Array.from({ length: 7 }, (_, day) => ({ day, type: days[day] ?? rest, hr1: '08:00', hr2: '12:00', hr3: '13:00', hr4: '18:00' }));
+
+  beforeAll(async () => {
+    w = await flowWorld(server, graph);
+    [{ id: ownQueue }] = await server.deps.dataSource.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Plantão', '#ff0000') RETURNING id`, [w.tenant.id]);
+    [{ id: plainQueue }] = await server.deps.dataSource.query(`INSERT INTO queues ("tenantId", name, color) VALUES ($1, 'Comercial', '#00ff00') RETURNING id`, [w.tenant.id]);
+  });
+
+  // 2026-11-23 is a Monday; São Paulo is UTC-3, Tokyo UTC+9. The tenant's zone is São Paulo unless a row says otherwise.
+  const rows: {
+    name: string;
+    queue: 'own' | 'plain' | 'none';
+    queueWeek?: unknown[];
+    tenantWeek: unknown[];
+    at: string;
+    timeZone?: string;
+    open: boolean;
+  }[] = [
+    { name: 'queue with its own week open, the tenant closed: open', queue: 'own', queueWeek: weekOf('O'), tenantWeek: weekOf('C'), at: '2026-11-23T14:00:00Z', open: true },
+    { name: 'queue with its own week closed, the tenant open: closed', queue: 'own', queueWeek: weekOf('C'), tenantWeek: weekOf('O'), at: '2026-11-23T14:00:00Z', open: false },
+    { name: "queue without its own hours: the tenant's (closed)", queue: 'plain', tenantWeek: weekOf('C'), at: '2026-11-23T14:00:00Z', open: false },
+    { name: "queue without its own hours: the tenant's (open)", queue: 'plain', tenantWeek: weekOf('O'), at: '2026-11-23T14:00:00Z', open: true },
+    { name: "no queue: the tenant's (closed)", queue: 'none', tenantWeek: weekOf('C'), at: '2026-11-23T14:00:00Z', open: false },
+    {
+      name: "across midnight: Tuesday 01:30 UTC is the queue's Monday 22:30 in São Paulo (open)",
+      queue: 'own',
+      queueWeek: weekOf('C', { 1: 'O' }),
+      tenantWeek: weekOf('O', { 1: 'C' }),
+      at: '2026-11-24T01:30:00Z',
+      open: true,
+    },
+    {
+      name: "across midnight: Tuesday 00:30 in São Paulo is the queue's Tuesday (closed)",
+      queue: 'own',
+      queueWeek: weekOf('C', { 1: 'O' }),
+      tenantWeek: weekOf('O', { 1: 'C' }),
+      at: '2026-11-24T03:30:00Z',
+      open: false,
+    },
+    {
+      name: "across midnight without queue hours: the tenant's Monday 22:30 in São Paulo (closed)",
+      queue: 'plain',
+      tenantWeek: weekOf('O', { 1: 'C' }),
+      at: '2026-11-24T01:30:00Z',
+      open: false,
+    },
+    {
+      name: "the queue's week in the tenant's zone: Sunday 23:30 UTC is Monday 08:30 in Tokyo (open)",
+      queue: 'own',
+      queueWeek: weekOf('C', { 1: 'O' }),
+      tenantWeek: weekOf('O', { 1: 'C' }),
+      at: '2026-11-22T23:30:00Z',
+      timeZone: 'Asia/Tokyo',
+      open: true,
+    },
+  ];
+
+  it.each(rows)('$name', async (r) => {
+    const db = server.deps.dataSource;
+    const queueId = r.queue === 'own' ? ownQueue : r.queue === 'plain' ? plainQueue : null;
+    await db.query(`UPDATE tenants SET "businessHours" = $2 WHERE id = $1`, [w.tenant.id, JSON.stringify(r.tenantWeek)]);
+    await db.query(`UPDATE queues SET "businessHours" = $2 WHERE id = $1`, [ownQueue, JSON.stringify(r.queueWeek ?? null)]);
+    await db.query(`UPDATE channels SET "queueId" = $2 WHERE id = $1`, [w.channel, queueId]);
+    await db.query(`DELETE FROM settings WHERE "tenantId" = $1 AND key = 'timeZone'`, [w.tenant.id]);
+    if (r.timeZone) await db.query(`INSERT INTO settings ("tenantId", key, value) VALUES ($1, 'timeZone', $2)`, [w.tenant.id, r.timeZone]);
+    const shift = new Date(r.at).getTime() - clock.now().getTime();
+    clock.advance(shift);
+    try {
+      // The flow setting "route if outside business hours".
+      const outside = await insertFlow(server, w.tenant.id, {
+        startStepId: 'a',
+        settings: { outsideBusinessHoursTarget: toStep('fora') },
+        steps: [step('a', [{ type: 'message', text: 'dentro' }]), step('fora', [{ type: 'message', text: 'fora' }])],
+      });
+      await useFlowOnChannel(server, w.channel, outside.id);
+      const first = newNumber();
+      await say(server, graph, w.channel, first, 'oi');
+      expect(await waitTexts(graph, first, 1)).toEqual([r.open ? 'dentro' : 'fora']);
+      expect((await ticketOf(server, w.tenant.id, first)).queueId).toBe(queueId);
+
+      // The businessHours condition of a step.
+      const condition = await insertFlow(server, w.tenant.id, {
+        startStepId: 'a',
+        steps: [
+          step('a', [{ type: 'message', text: 'Menu' }], [
+            { type: 'businessHours', open: true, target: toStep('aberto') },
+            { type: 'businessHours', open: false, target: toStep('fechado') },
+          ]),
+          step('aberto', [{ type: 'message', text: 'aberto' }]),
+          step('fechado', [{ type: 'message', text: 'fechado' }]),
+        ],
+      });
+      await useFlowOnChannel(server, w.channel, condition.id);
+      const second = newNumber();
+      await say(server, graph, w.channel, second, 'oi');
+      await waitTexts(graph, second, 1);
+      await say(server, graph, w.channel, second, 'x');
+      expect(await waitTexts(graph, second, 2)).toEqual(['Menu', r.open ? 'aberto' : 'fechado']);
+    } finally {
+      clock.advance(-shift);
+    }
+  });
+});
+
 describe('routing targets', () => {
   let w: FlowWorld;
   let queue: number;

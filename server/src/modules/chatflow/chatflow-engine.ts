@@ -12,7 +12,8 @@ import { MESSAGE_MEDIA_FOLDER, isBlockedFileName, tenantMediaRoot } from '../mes
 import { returnedRows } from '../messages/messages.query';
 import { DELIVER_JOB } from '../messages/outbound-delivery';
 import { BOT_RESUME_KEY, type BotResume } from '../tickets/ticket-bot';
-import { isWithinBusinessHours } from '../tenants/business-hours';
+import { isWithinBusinessHours, weekOfTicket } from '../tenants/business-hours';
+import { tenantTimeZone } from '../settings/tenant-time-zone';
 import { applyTicketChange, selectTicket } from '../tickets/ticket-writes';
 import { TICKET_COLUMNS, TICKET_FROM, type TicketRow } from '../tickets/tickets.presenter';
 import {
@@ -76,9 +77,9 @@ export interface EngineStats {
  * The chatflow engine (issue #14): runs a tenant's flows (shared/schemas/chatflow.ts) for
  * tickets without an agent.
  *
- * Shape of a run: read everything (ticket, contact, bot state, business hours) in one query, no
- * transaction; compute the outcome, doing the slow outside calls (webhook, media download,
- * generative chat) with no transaction or lock held; then write it in one transaction that
+ * Shape of a run: read everything (ticket, contact, bot state, the business hours of the ticket's
+ * queue or else the tenant's, time zone) in one query, no transaction; compute the outcome, doing
+ * the slow outside calls (webhook, media download, generative chat) with no transaction or lock held; then write it in one transaction that
  * locks the ticket, checks that the bot state is still the one read (its `updatedAt`, so a
  * concurrent run, an agent taking over or another process wins cleanly: the stale run writes
  * nothing), queues the bot's messages (outbound rows, status pending, origin 'chatbot', counted
@@ -288,12 +289,13 @@ export class ChatflowEngine {
       `SELECT t.id AS "ticketId", t."tenantId", t."contactId", t."whatsappId", t."userId", t.status, t."isGroup",
               t."botActive", t."chatFlowId", t.protocol, ch."chatFlowId" AS "channelFlowId",
               c.name, c.number, c.email, c."cpfCnpj", c."firstName", c."lastName", c."businessName", c."blockChatbot",
-              tn."businessHours",
+              tn."businessHours" AS "tenantWeek", q."businessHours" AS "queueWeek",
               (SELECT s.value FROM settings s WHERE s."tenantId" = t."tenantId" AND s.key = 'timeZone') AS "timeZone",
               b."chatFlowId" AS "stateFlowId", b."stepId", b.attempts, b.variables, b."dueAt", b."updatedAt"::text AS version
          FROM tickets t
          JOIN contacts c ON c.id = t."contactId"
          JOIN tenants tn ON tn.id = t."tenantId"
+         LEFT JOIN queues q ON q.id = t."queueId" AND q."tenantId" = t."tenantId"
          LEFT JOIN channels ch ON ch.id = t."whatsappId"
          LEFT JOIN ticket_bot_states b ON b."ticketId" = t.id
         WHERE t.id = $1 AND t."tenantId" = $2`,
@@ -324,8 +326,9 @@ export class ChatflowEngine {
         lastName: (row.lastName ?? '').trim() || (words.length > 1 ? words[words.length - 1] : ''),
         businessName: row.businessName ?? '',
       },
-      businessHours: Array.isArray(row.businessHours) ? row.businessHours : [],
-      timeZone: row.timeZone || 'America/Sao_Paulo',
+      // The ticket queue's own week, else the tenant's: the absence-message hook's rule.
+      businessHours: weekOfTicket(row.queueWeek, row.tenantWeek).week,
+      timeZone: tenantTimeZone(row.timeZone),
       state:
         row.stateFlowId === null || row.stateFlowId === undefined
           ? null

@@ -58,6 +58,7 @@ export interface Facts {
   channelFlowId: number | null;
   blockChatbot: boolean;
   contact: ContactFields;
+  /** The week that applies: the ticket queue's own, else the tenant's (weekOfTicket). */
   businessHours: BusinessHoursDay[];
   timeZone: string;
   state: {

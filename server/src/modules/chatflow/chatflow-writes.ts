@@ -4,13 +4,12 @@ import type { Logger } from '../../core/logger';
 import type { Emit, PendingEvent } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import { mediaTypeOf } from '../messages/message-media';
-import type { MessageTicket } from '../messages/message-ticket';
 import { pickQueueUser } from '../queues/auto-distribution';
 import { BOT_RESUME_KEY } from '../tickets/ticket-bot';
 import { closedSet } from '../tickets/ticket-closing';
 import { recordOutboundMessages } from '../tickets/ticket-metrics';
 import { renderForTicket } from '../tickets/ticket-variables';
-import { applyTicketChange, findActiveTicket, queueOutboundTexts, type TicketSet } from '../tickets/ticket-writes';
+import { applyTicketChange, findActiveTicket, messageTicketOf, queueOutboundTexts, type TicketSet } from '../tickets/ticket-writes';
 import type { TicketRow } from '../tickets/tickets.presenter';
 import { CHATBOT_ORIGIN, type LoadedFlow, type Next, type Outcome } from './chatflow-types';
 
@@ -117,22 +116,7 @@ tx: EntityManager,
   let after = current;
   if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log);
   if (ids.length > 0) {
-    const ticket: MessageTicket = {
-      id: after.id,
-      tenantId: after.tenantId,
-      contactId: after.contactId,
-      queueId: after.queueId,
-      userId: after.userId,
-      status: after.status,
-      isGroup: after.isGroup,
-      botActive: after.botActive,
-      whatsappId: after.whatsappId,
-      protocol: after.protocol,
-      unreadMessages: after.unreadMessages,
-      kanbanId: after.kanbanId,
-      walletUserIds: after.contactWallets.map((w) => w.id),
-    };
-    await emitMessages(tx, emit, ticket, 'create', ids);
+    await emitMessages(tx, emit, messageTicketOf(after), 'create', ids);
   }
   return ids;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BUSINESS_HOURS, type BusinessHoursDay } from '@shared/schemas/tenant-settings';
-import { isWithinBusinessHours } from './business-hours';
+import { isWithinBusinessHours, weekOfTicket } from './business-hours';
 
 const week = (overrides: Partial<Record<number, Partial<BusinessHoursDay>>>): BusinessHoursDay[] =>
   DEFAULT_BUSINESS_HOURS.map((d) => ({ ...d, ...overrides[d.day] }));
@@ -55,5 +55,35 @@ describe('isWithinBusinessHours', () => {
     // 2026-03-09 is a Monday after the DST change (UTC-4): 08:00 local = 12:00 UTC.
     expect(isWithinBusinessHours(standard, new Date('2026-03-09T12:00:00Z'), 'America/New_York')).toBe(true);
     expect(isWithinBusinessHours(standard, new Date('2026-03-09T11:59:00Z'), 'America/New_York')).toBe(false);
+  });
+});
+
+describe('weekOfTicket (the queue\'s own week, else the tenant\'s)', () => {
+  const allDays = (type: 'O' | 'C') => week({ 0: { type }, 1: { type }, 2: { type }, 3: { type }, 4: { type }, 5: { type }, 6: { type } });
+  const openAll = allDays('O');
+  const closedAll = allDays('C');
+  // Queue: Monday open all day, Tuesday closed. Tenant: the opposite.
+  const queueMonOpen = week({ 1: { type: 'O' }, 2: { type: 'C' } });
+  const tenantMonClosed = week({ 1: { type: 'C' }, 2: { type: 'O' } });
+  // 2026-11-23 is a Monday.
+  it.each([
+    ['queue open all week, tenant closed', openAll, closedAll, '2026-11-23T14:00:00Z', 'America/Sao_Paulo', 'queue', true],
+    ['queue closed all week, tenant open', closedAll, openAll, '2026-11-23T14:00:00Z', 'America/Sao_Paulo', 'queue', false],
+    ['queue without its own hours (null): the tenant\'s, closed', null, closedAll, '2026-11-23T14:00:00Z', 'America/Sao_Paulo', 'tenant', false],
+    ['queue without its own hours (null): the tenant\'s, open', null, openAll, '2026-11-23T14:00:00Z', 'America/Sao_Paulo', 'tenant', true],
+    ['an empty queue week counts as none', [], openAll, '2026-11-23T14:00:00Z', 'America/Sao_Paulo', 'tenant', true],
+    ['neither saved: the default week (Monday 11:00 open)', null, null, '2026-11-23T14:00:00Z', 'America/Sao_Paulo', 'tenant', true],
+    // Across midnight: Tuesday 01:30 UTC is Monday 22:30 in São Paulo (the queue's Monday: open).
+    ['Tuesday 01:30 UTC is the queue\'s Monday in São Paulo', queueMonOpen, tenantMonClosed, '2026-11-24T01:30:00Z', 'America/Sao_Paulo', 'queue', true],
+    ['Tuesday 00:30 local is the queue\'s Tuesday (closed)', queueMonOpen, tenantMonClosed, '2026-11-24T03:30:00Z', 'America/Sao_Paulo', 'queue', false],
+    ['the tenant\'s week across the same midnight (Monday 22:30 local closed)', null, tenantMonClosed, '2026-11-24T01:30:00Z', 'America/Sao_Paulo', 'tenant', false],
+    ['the tenant\'s week after midnight (Tuesday 00:30 local open)', null, tenantMonClosed, '2026-11-24T03:30:00Z', 'America/Sao_Paulo', 'tenant', true],
+    // Sunday 23:30 UTC is Monday 08:30 in Tokyo: the queue's Monday.
+    ['the queue\'s week read in the tenant zone (Tokyo)', queueMonOpen, tenantMonClosed, '2026-11-22T23:30:00Z', 'Asia/Tokyo', 'queue', true],
+  ] as const)('%s', (_label, queueWeek, tenantWeek, iso, zone, source, open) => {
+    const chosen = weekOfTicket(queueWeek, tenantWeek);
+    expect(chosen.source).toBe(source);
+    expect(chosen.week.map((d) => d.day)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(isWithinBusinessHours(chosen.week, new Date(iso), zone)).toBe(open);
   });
 });

@@ -6,7 +6,8 @@ import { tenantTimeZone } from '../settings/tenant-time-zone';
 /**
  * Business hours (spec sections 3 and 4): is a moment inside a week of hours, read in a time
  * zone. Pure, so the absence-message hook and the chatflow engine ("route if outside business
- * hours") decide the same way.
+ * hours", the businessHours condition) decide the same way; both take the week with weekOfTicket
+ * (the ticket queue's own week, else the tenant's) and the zone with tenantTimeZone.
  *
  * Day types: O open all day, C closed all day, H open from hr1 to hr2 and from hr3 to hr4
  * (start inclusive, end exclusive: 18:00 is closed when hr4 is 18:00). The weekday and the time
@@ -37,6 +38,21 @@ export interface BusinessHoursOfTicket {
   source: 'queue' | 'tenant';
 }
 
+/**
+ * The week that applies to a ticket, from the stored columns: its queue's own week
+ * (queues."businessHours", a non-empty list) when the ticket is in a queue that has one, else
+ * the tenant's (tenants."businessHours"; never saved: the default week). The one rule of the
+ * absence-message hook and the chatflow engine, which read the columns in their own queries.
+ */
+export function weekOfTicket(
+  queueWeek: unknown,
+  tenantWeek: unknown,
+): { week: BusinessHoursDay[]; source: 'queue' | 'tenant' } {
+  const own = Array.isArray(queueWeek) && queueWeek.length > 0 ? (queueWeek as BusinessHoursDay[]) : null;
+  if (own) return { week: withDefaultWeek(own), source: 'queue' };
+  return { week: withDefaultWeek(Array.isArray(tenantWeek) ? (tenantWeek as BusinessHoursDay[]) : null), source: 'tenant' };
+}
+
 /** The hours that apply to a ticket: its queue's own week when the queue has one, else the tenant's. */
 export async function businessHoursOf(db: Queryable, tenantId: number, queueId: number | null): Promise<BusinessHoursOfTicket> {
   const [row] = (await db.query(
@@ -47,16 +63,14 @@ export async function businessHoursOf(db: Queryable, tenantId: number, queueId: 
       WHERE t.id = $1`,
     [tenantId, queueId],
   )) as {
-    tenantWeek: BusinessHoursDay[] | null;
+    tenantWeek: unknown;
     message: string | null;
-    queueWeek: BusinessHoursDay[] | null;
+    queueWeek: unknown;
     timeZone: string | null;
   }[];
-  const queueWeek = Array.isArray(row?.queueWeek) && row.queueWeek.length > 0 ? row.queueWeek : null;
   return {
-    week: withDefaultWeek(queueWeek ?? row?.tenantWeek),
+    ...weekOfTicket(row?.queueWeek, row?.tenantWeek),
     absenceMessage: row?.message?.trim() ?? '',
     timeZone: tenantTimeZone(row?.timeZone),
-    source: queueWeek ? 'queue' : 'tenant',
   };
 }

@@ -7,6 +7,8 @@ import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import { returnedRows } from '../messages/messages.query';
 import type { Emit } from '../../realtime/domain-events';
+import { emitMessages } from '../messages/message-events';
+import type { MessageTicket } from '../messages/message-ticket';
 import { deleteBotState } from './ticket-bot';
 import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { renderForTicket } from './ticket-variables';
@@ -148,9 +150,12 @@ export async function applyTicketChange(
   }
   if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
   after ??= (await selectTicket(tx, current.id)) as TicketRow;
-  if (entersQueue(current, after)) await sendQueueGreeting(tx, after, new Date());
+  const greeting = entersQueue(current, after) ? await sendQueueGreeting(tx, after, new Date()) : null;
   await recordTicketChange(tx, current.id, current, after);
   await emitTicket(emit, 'update', after, current);
+  // The greeting is announced as every automated message (appMessage:create to whoever may see
+  // the ticket now), so an open console shows it before delivery, without a reload.
+  if (greeting !== null) await emitMessages(tx, emit, messageTicketOf(after), 'create', [greeting]);
   return after;
 }
 
@@ -175,6 +180,25 @@ const SELF_COLUMNS: ReadonlySet<string> = new Set([
   'dialogflowStatus',
   'chatgptStatus',
 ]);
+
+/** A ticket row as the messages module's events need it (visibility facts, wallets). */
+export function messageTicketOf(row: TicketRow): MessageTicket {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    contactId: row.contactId,
+    queueId: row.queueId,
+    userId: row.userId,
+    status: row.status,
+    isGroup: row.isGroup,
+    botActive: row.botActive,
+    whatsappId: row.whatsappId,
+    protocol: row.protocol,
+    unreadMessages: row.unreadMessages,
+    kanbanId: row.kanbanId,
+    walletUserIds: row.contactWallets.map((w) => w.id),
+  };
+}
 
 const isActiveStatus = (status: string): boolean => status === 'open' || status === 'pending';
 
