@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { ContactsRoute } from '../../features/contacts/contacts-route';
-import { REPORT_SCREENS } from '../../features/reports/report-routes';
+import { REPORT_IDS } from '@shared/schemas/reports';
 
 /**
  * The built screen of each route id of the route table. A route missing here still renders the
@@ -129,6 +129,19 @@ const UsersPage = lazyScreen(
   (m) => m.UsersPage,
 );
 
+// The report screens: `/relatorios` and its seven children. Each report keys its screen by id,
+// so moving from one report to another starts a fresh form. (They were once kept out of the
+// splitting because a split moved zod ahead of its eval-free configuration; the zod chunk now
+// carries that configuration itself, vite.config.ts.)
+const ReportsIndexPage = lazyScreen(
+  () => import('../../features/reports/reports-index-page'),
+  (m) => m.ReportsIndexPage,
+);
+const ReportPage = lazyScreen(
+  () => import('../../features/reports/report-page'),
+  (m) => m.ReportPage,
+);
+
 const AutoReplyPage = lazyScreen(
   () => import('../../features/auto-reply/auto-reply-page'),
   (m) => m.AutoReplyPage,
@@ -167,8 +180,8 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   notas: () => <TicketRecordsPage key="notas" kind="notes" />,
   chatFlow: () => <ChatFlowsPage />,
   chatFlowBuilder: () => <ChatFlowBuilderPage />,
-  // The report screens are split by their own route wrapper (features/reports/report-routes.tsx).
-  ...REPORT_SCREENS,
+  relatorios: () => <ReportsIndexPage />,
+  ...Object.fromEntries(REPORT_IDS.map((id) => [`relatorios/${id}`, () => <ReportPage key={id} reportId={id} />])),
 };
 
 /**
