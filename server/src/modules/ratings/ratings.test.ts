@@ -115,7 +115,9 @@ describe('rating settings drive the rating flow', () => {
     expect(texts(bia.number)[3]).toBe('Obrigado, Bia! Atendimento encerrado.');
     const detail = await server.request('GET', `/tickets/${second}`, { token: w.users.admin.token });
     expect(detail.body.rating).toMatchObject({ rating: 4, label: 'Ótimo', attempts: 3, userId: w.users.user.id });
-    const today = new Date().toISOString().slice(0, 10);
+    // The tenant's today (America/Sao_Paulo, the default zone the list filters in), not UTC's:
+    // between 21:00 and midnight in São Paulo the UTC day is already tomorrow.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
     const list = await server.request('GET', `/ratings?startDate=${today}&endDate=${today}`, { token: w.users.super.token });
     expect(list.body.ratings).toEqual([expect.objectContaining({ ticketId: second, rating: 4, label: 'Ótimo', attempts: 3 })]);
     expect(list.body.summary.distribution.map((d: { label: string }) => d.label)).toEqual(labels);

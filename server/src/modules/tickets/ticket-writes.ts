@@ -228,7 +228,12 @@ export async function sendQueueGreeting(tx: Queryable, ticket: TicketRow, now: D
   ])) as { greetingMessage: string | null }[];
   const template = queue?.greetingMessage?.trim();
   if (!template) return null;
-  const text = await renderForTicket(tx, template, { tenantId: ticket.tenantId, ticketId: ticket.id, userId: ticket.userId, now });
+  const text = await renderForTicket(tx, template, {
+    tenantId: ticket.tenantId,
+    ticketId: ticket.id,
+    userId: ticket.userId,
+    now,
+  });
   return queueOutboundText(tx, ticket, text, { userId: null, now, kind: 'queueGreeting' });
 }
 

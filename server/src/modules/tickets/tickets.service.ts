@@ -27,6 +27,7 @@ import type { Emit } from '../../realtime/domain-events';
 import { CHATBOT_RUN_JOB, chatFlowOf, writeBotStart } from './ticket-bot';
 import { upsertActiveTicket } from './ticket-upsert';
 import { renderForTicket } from './ticket-variables';
+import { emitMessages } from '../messages/message-events';
 import { closedSet, farewellMessageOf, farewellSet, ratingSettingsOf, type CloseReason } from './ticket-closing';
 import { buildTicketListSql, encodeCursor } from './ticket-list.query';
 import { TicketViewerLoader } from './ticket-viewer';
@@ -38,6 +39,7 @@ import {
   guardOneActive,
   insertTicketLog,
   lockTicket,
+  messageTicketOf,
   otherOpenTicketError,
   queueOutboundText,
   selectTicket,
@@ -53,6 +55,8 @@ type TicketsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'logger' | 
 interface Change {
   set: TicketSet;
   log: TicketLogEntry | null;
+  /** Automated messages the change queued (farewell, rating request): announced after the ticket's update. */
+  messages?: number[];
 }
 
 const NO_CHANGE: Change = { set: {}, log: null };
@@ -194,7 +198,11 @@ export class TicketsService {
           channelId: (change.set.whatsappId as number | undefined) ?? current.whatsappId,
         };
         if (Object.keys(change.set).length === 0 && !change.log) return presentTicket(current);
-        return presentTicket(await applyTicketChange(tx, emit, current, change.set, change.log));
+        const after = await applyTicketChange(tx, emit, current, change.set, change.log);
+        // Announced like every automated message (appMessage:create to whoever may see the
+        // ticket), so an open chat shows the farewell or the rating request before delivery.
+        if (change.messages?.length) await emitMessages(tx, emit, messageTicketOf(after), 'create', change.messages);
+        return presentTicket(after);
       });
     return guardOneActive(this.deps.dataSource, () => conflictKey, run);
   }
@@ -355,8 +363,9 @@ export class TicketsService {
           userId: responsible,
           now,
         });
-        await queueOutboundText(tx, current, request, { userId: auth.userId, now, kind: 'ratingRequest' });
+        const requestId = await queueOutboundText(tx, current, request, { userId: auth.userId, now, kind: 'ratingRequest' });
         return {
+          messages: [requestId],
           set: {
             ...general,
             userId: responsible,
@@ -372,8 +381,9 @@ export class TicketsService {
         ? await renderForTicket(tx, farewellText, { tenantId: current.tenantId, ticketId: current.id, userId: responsible, now })
         : null;
       if (farewell) {
-        await queueOutboundText(tx, current, farewell, { userId: auth.userId, now, kind: 'farewell' });
+        const farewellId = await queueOutboundText(tx, current, farewell, { userId: auth.userId, now, kind: 'farewell' });
         return {
+          messages: [farewellId],
           set: { ...general, userId: responsible, ...farewellSet(now), lastMessage: farewell, lastMessageAt: now },
           log: { type: 'farewell', userId: auth.userId, data: { closeAt: farewellSet(now).closeAt } },
         };
