@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { SOCKET_EVENTS } from '@shared/events';
-import type { TicketEventPayload } from '@shared/schemas/tickets';
+import { INTEGRATION_STATUS_FIELDS, type TicketEventPayload } from '@shared/schemas/tickets';
 import { AppError } from '../../core/app-error';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
@@ -172,13 +172,7 @@ const SELF_COLUMNS: ReadonlySet<string> = new Set([
   'chatFlowId',
   'kanbanId',
   'ratingRequestedAt',
-  'difyStatus',
-  'lmStatus',
-  'ollamaStatus',
-  'n8nStatus',
-  'typebotStatus',
-  'dialogflowStatus',
-  'chatgptStatus',
+  ...INTEGRATION_STATUS_FIELDS,
 ]);
 
 /** A ticket row as the messages module's events need it (visibility facts, wallets). */
