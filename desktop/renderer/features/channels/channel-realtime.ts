@@ -28,7 +28,12 @@ export function applyChannelEvent(
     for (const listener of listeners) listener(channelEvent);
     return true;
   }
-  const cached = channelsApi.endpoints.listChannels.select()(getState()).data;
+  const entry = channelsApi.endpoints.listChannels.select()(getState());
+  const cached = entry.data;
+  // A list read still in flight may predate this event (a create's refetch read OPENING just
+  // before CONNECTED was committed): its answer would overwrite the patch below with the older
+  // state for good. Invalidating now makes RTK Query read the list again once it settles.
+  if (entry.status === 'pending') dispatch(channelsApi.util.invalidateTags(['Channel']));
   if (cached) {
     let unfit = false;
     dispatch(
