@@ -12,6 +12,7 @@ import type { Config } from './config';
 import { systemClock, type Clock } from './core/clock';
 import { createLogger, type Logger } from './core/logger';
 import type { Mailer } from './core/mailer';
+import { enablePreparedStatements } from './db/prepared';
 import { createDataSource } from './db/data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres';
 import type { AppDeps } from './deps';
@@ -64,6 +65,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   }
   const dataSource: DataSource = createDataSource({ url: dbUrl, maxConnections: embedded ? 1 : 10 });
   await dataSource.initialize();
+  if (!embedded) enablePreparedStatements(dataSource);
   await dataSource.runMigrations({ transaction: 'each' });
   if (opts.seed !== false) await seedDatabase(dataSource, config, logger);
 

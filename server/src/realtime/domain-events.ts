@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../db/prepared';
 import type { DomainEventEnvelope } from '@shared/events';
 import type { DomainEvent, EventAudience } from '../db/entities';
 
@@ -65,7 +66,8 @@ export async function recordEvent(
   payload: unknown,
   audience: EventAudience,
 ): Promise<DomainEvent> {
-  const inserted: DomainEvent[] = await tx.query(
+  const inserted: DomainEvent[] = await preparedQuery(
+    tx,
     `WITH next AS (
        UPDATE tenants SET "eventSeq" = "eventSeq" + 1 WHERE id = $1 RETURNING id, "eventSeq"
      )
@@ -84,7 +86,8 @@ export async function recordEvent(
  */
 export async function recordEvents(tx: EntityManager, tenantId: number, events: readonly PendingEvent[]): Promise<DomainEvent[]> {
   // Only the generated columns come back: the payloads are large and already in hand.
-  const inserted: { id: string; seq: string; createdAt: Date }[] = await tx.query(
+  const inserted: { id: string; seq: string; createdAt: Date }[] = await preparedQuery(
+    tx,
     `WITH next AS (
        UPDATE tenants SET "eventSeq" = "eventSeq" + $2 WHERE id = $1 RETURNING id, "eventSeq" - $2 AS base
      )

@@ -7,6 +7,7 @@ import { AppError } from '../core/app-error';
 import { watchRedis } from '../core/redis-watch';
 import type { AuthContext } from '../core/auth-context';
 import type { DomainEvent } from '../db/entities';
+import { preparedQuery } from '../db/prepared';
 import type { AppDeps } from '../deps';
 import { decideOrigin, hostOf } from '../http/origin-policy';
 import { authenticate } from '../modules/auth/require-auth';
@@ -14,6 +15,7 @@ import { TicketViewerLoader } from '../modules/tickets/ticket-viewer';
 import { TICKET_SELECT, presentTicket, type TicketRow } from '../modules/tickets/tickets.presenter';
 import type { TicketViewer } from '../modules/tickets/ticket-visibility.policy';
 import { anchorEventsFor, needsTicket } from './anchor-events';
+import { AnchorQueue } from './anchor-queue';
 import { deliveryFor, roomsFor, roomsOf } from './audience';
 import { toEnvelope, type EventPublisher } from './domain-events';
 
@@ -66,40 +68,35 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
   const viewers = new TicketViewerLoader(deps);
   const clustered = Boolean(deps.redis);
 
-  /**
-   * Anchor events of one tenant leave in the order of its events. Some wait for a ticket read
-   * (a new message carries its whole ticket), so each tenant's go through one promise chain.
-   */
-  const anchorChains = new Map<number, Promise<void>>();
-  const inAnchorOrder = (tenantId: number, work: () => Promise<void>) => {
-    const next = (anchorChains.get(tenantId) ?? Promise.resolve())
-      .then(work)
-      .catch((err) => deps.logger.warn({ err, tenantId }, 'could not emit anchor socket events'));
-    anchorChains.set(tenantId, next);
-    void next.then(() => {
-      if (anchorChains.get(tenantId) === next) anchorChains.delete(tenantId);
-    });
-  };
-  const anchorTicket = async (event: DomainEvent) => {
-    if (!needsTicket(event.name) || event.audience.scope !== 'ticket') return null;
-    const rows = (await deps.dataSource.query(`${TICKET_SELECT} WHERE t.id = $1 AND t."tenantId" = $2`, [
-      event.audience.ticket.ticketId,
-      event.tenantId,
-    ])) as TicketRow[];
-    return rows[0] ? presentTicket(rows[0]) : null;
-  };
+  /** Anchor events of one tenant leave in the order of its events; new messages carry their ticket, read per batch. */
+  const anchors = new AnchorQueue(
+    async (tenantId, ids) => {
+      const rows = (await preparedQuery(deps.dataSource.manager, `${TICKET_SELECT} WHERE t.id = ANY($1::int[]) AND t."tenantId" = $2`, [
+        ids,
+        tenantId,
+      ])) as TicketRow[];
+      return new Map(rows.map((row) => [row.id, presentTicket(row)]));
+    },
+    (err, tenantId) => deps.logger.warn({ err, tenantId }, 'could not emit anchor socket events'),
+  );
   /** Anchor events of a ticket event to the local sockets that received the event itself. */
   const emitAnchorToSockets = (event: DomainEvent, sockets: Socket[]) =>
-    inAnchorOrder(event.tenantId, async () => {
-      const emits = anchorEventsFor(event, await anchorTicket(event));
-      for (const socket of sockets) {
-        if (!socket.connected) continue;
-        for (const e of emits) socket.emit(`${event.tenantId}:${e.name}`, e.payload);
-      }
+    anchors.enqueue(event.tenantId, {
+      ticketId: needsTicket(event.name) && event.audience.scope === 'ticket' ? event.audience.ticket.ticketId : null,
+      run: (ticket) => {
+        const emits = anchorEventsFor(event, ticket);
+        for (const socket of sockets) {
+          if (!socket.connected) continue;
+          for (const e of emits) socket.emit(`${event.tenantId}:${e.name}`, e.payload);
+        }
+      },
     });
   const emitAnchorToRooms = (event: DomainEvent, rooms: string[]) =>
-    inAnchorOrder(event.tenantId, async () => {
-      for (const e of anchorEventsFor(event)) io.to(rooms).emit(`${event.tenantId}:${e.name}`, e.payload);
+    anchors.enqueue(event.tenantId, {
+      ticketId: null,
+      run: () => {
+        for (const e of anchorEventsFor(event)) io.to(rooms).emit(`${event.tenantId}:${e.name}`, e.payload);
+      },
     });
 
   // A bad token does not fail the handshake: the socket is accepted just long enough to be told
@@ -224,7 +221,7 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     async close() {
       closing = true;
       // Anchor events already under way finish first (they may be reading a ticket).
-      await Promise.all([...anchorChains.values()]);
+      await anchors.idle();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const c of adapterClients) await c.quit().catch(() => c.disconnect());
     },

@@ -95,6 +95,27 @@ describe('interactions', () => {
     const texts = await waitTexts(graph, number, 3);
     expect(texts[2]).toBe(`Vendas #${ticket.id} ${number} ${ticket.protocol}`);
     expect(await botState(server, ticket.id)).toMatchObject({ stepId: 'vendas' });
+    // Each bot message is an automated message in the statistics: one fact per message, with
+    // the message's time, and the same number in the day counts (written with the messages).
+    const facts = await server.deps.dataSource.query(
+      `SELECT e.at FROM ticket_metric_events e WHERE e."ticketId" = $1 AND e.kind = 'autoMessage' ORDER BY e.at`,
+      [ticket.id],
+    );
+    const sent = await server.deps.dataSource.query(
+      `SELECT "createdAt" AS at FROM messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY "createdAt"`,
+      [ticket.id],
+    );
+    expect(sent).toHaveLength(3);
+    expect(facts).toEqual(sent);
+    const [{ n }] = await server.deps.dataSource.query(
+      `SELECT COALESCE(sum(n), 0)::int AS n FROM ticket_metric_daily WHERE "tenantId" = $1 AND kind = 'autoMessage'`,
+      [w.tenant.id],
+    );
+    const [{ all }] = await server.deps.dataSource.query(
+      `SELECT count(*)::int AS all FROM ticket_metric_events WHERE "tenantId" = $1 AND kind = 'autoMessage'`,
+      [w.tenant.id],
+    );
+    expect(n).toBe(all);
   });
 
   interface Case {

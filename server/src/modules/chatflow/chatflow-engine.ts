@@ -27,6 +27,7 @@ import {
 } from './chatflow-conditions';
 import { CHATBOT_ORIGIN, type Effect, type Facts, type LoadedFlow, type Next, type Outcome, type Variables } from './chatflow-types';
 import { applyOutcome, bufferedEmit } from './chatflow-writes';
+import { preparedQuery, withPreparedStatements } from '../../db/prepared';
 import { GuardedHttpError, guardedRequest } from './guarded-http';
 
 export { CHATBOT_ORIGIN };
@@ -285,7 +286,8 @@ export class ChatflowEngine {
   }
 
   private async loadFacts(tenantId: number, ticketId: number): Promise<Facts | null> {
-    const [row] = (await this.deps.dataSource.query(
+    const [row] = (await preparedQuery(
+      this.deps.dataSource.manager,
       `SELECT t.id AS "ticketId", t."tenantId", t."contactId", t."whatsappId", t."userId", t.status, t."isGroup",
               t."botActive", t."chatFlowId", t.protocol, ch."chatFlowId" AS "channelFlowId",
               c.name, c.number, c.email, c."cpfCnpj", c."firstName", c."lastName", c."businessName", c."blockChatbot",
@@ -356,7 +358,8 @@ export class ChatflowEngine {
   }
 
   private async readFlow(tenantId: number, flowId: number): Promise<LoadedFlow | null> {
-    const [row] = (await this.deps.dataSource.query(
+    const [row] = (await preparedQuery(
+      this.deps.dataSource.manager,
       `SELECT id, active, "updatedAt"::text AS version FROM chat_flows WHERE id = $1 AND "tenantId" = $2`,
       [flowId, tenantId],
     )) as { id: number; active: boolean; version: string }[];
@@ -673,7 +676,9 @@ export class ChatflowEngine {
     // One transaction per write, run concurrently with the tenant's other writes. (Group commit
     // as in the inbound pipeline was measured and dropped: a bot write is a dozen statements per
     // ticket, not one set-based statement, so a batch only serialised them on one connection.)
-    const ids = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
+    const ids = await this.deps.events.transaction(async (tx0, _emit, emitMany) => {
+      // Named statements: a bot write is the same dozen statements every time (db/prepared.ts).
+      const tx = withPreparedStatements(tx0);
       // Events are buffered and recorded in one statement at the end: the tenant's event lock
       // (which every writer of the tenant waits for) is held for the commit only.
       const buffered = bufferedEmit();

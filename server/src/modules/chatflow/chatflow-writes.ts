@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '../../core/logger';
 import type { Emit, PendingEvent } from '../../realtime/domain-events';
-import { emitMessages } from '../messages/message-events';
+import { emitMessageRows } from '../messages/message-events';
+import type { MessageRow } from '../messages/messages.presenter';
+import { selectMessagesByIds } from '../messages/messages.query';
 import { mediaTypeOf } from '../messages/message-media';
 import { pickQueueUser } from '../queues/auto-distribution';
 import { BOT_RESUME_KEY } from '../tickets/ticket-bot';
@@ -31,6 +33,14 @@ tx: EntityManager,
   starting: boolean,
 ): Promise<number[]> {
   const ids: number[] = [];
+  // Texts come back as presented rows from their insert; media rows are read at the end.
+  const rows = new Map<number, MessageRow>();
+  const queueTexts = async (bodies: string[]) => {
+    for (const row of await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN })) {
+      ids.push(Number(row.id));
+      rows.set(Number(row.id), row);
+    }
+  };
   let lastText: string | null = null;
   let kanbanId: number | undefined;
   let next = outcome.next;
@@ -41,7 +51,7 @@ tx: EntityManager,
     const bodies = (await render(texts)).filter((b) => b.trim());
     texts = [];
     if (bodies.length === 0) return;
-    ids.push(...(await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN })));
+    await queueTexts(bodies);
     lastText = bodies[bodies.length - 1];
   };
   for (const effect of outcome.effects) {
@@ -107,7 +117,7 @@ tx: EntityManager,
       log = { type: starting ? 'chatbotStart' : 'chatbotFlow', userId: null, data: { chatFlowId: next.flowId, stepId: next.stepId } };
     }
   } else {
-    const routed = await routeSet(logger, tx, current, next, now, ids);
+    const routed = await routeSet(logger, tx, current, next, now, queueTexts);
     Object.assign(set, routed.set);
     log = { type: 'chatbotRoute', userId: null, data: { chatFlowId: flow.id, reason: next.reason, target: next.target ?? null, ...routed.data } };
     await tx.query(`DELETE FROM ticket_bot_states WHERE "ticketId" = $1`, [current.id]);
@@ -116,7 +126,9 @@ tx: EntityManager,
   let after = current;
   if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log);
   if (ids.length > 0) {
-    await emitMessages(tx, emit, messageTicketOf(after), 'create', ids);
+    for (const row of await selectMessagesByIds(tx, ids.filter((id) => !rows.has(id)))) rows.set(Number(row.id), row);
+    const inOrder = ids.map((id) => rows.get(id)).filter((row): row is MessageRow => row !== undefined);
+    await emitMessageRows(emit, messageTicketOf(after), 'create', inOrder);
   }
   return ids;
 }
@@ -128,7 +140,7 @@ tx: EntityManager,
   current: TicketRow,
   next: Extract<Next, { type: 'route' }>,
   now: Date,
-  ids: number[],
+  queueTexts: (bodies: string[]) => Promise<void>,
 ): Promise<{ set: TicketSet; data: Record<string, unknown> }> {
   const base: TicketSet = { botActive: false };
   const target = next.target;
@@ -136,7 +148,7 @@ tx: EntityManager,
     const text = next.settings.endMessage.trim();
     if (!text) return;
     const [body] = await textRenderer(tx, current, now)([text]);
-    ids.push(...(await queueOutboundTexts(tx, current, [body], { now, kind: CHATBOT_ORIGIN })));
+    await queueTexts([body]);
     base.lastMessage = body;
     base.lastMessageAt = now;
   };

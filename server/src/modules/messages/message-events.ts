@@ -3,7 +3,7 @@ import { SOCKET_EVENTS } from '@shared/events';
 import type { MessageEventPayload } from '@shared/schemas/messages';
 import type { Emit } from '../../realtime/domain-events';
 import { ticketAudience, type MessageTicket } from './message-ticket';
-import { presentMessage } from './messages.presenter';
+import { presentMessage, type MessageRow } from './messages.presenter';
 import { selectMessagesByIds } from './messages.query';
 
 const EVENT_BY_ACTION = {
@@ -24,7 +24,16 @@ export async function emitMessages(
   action: MessageEventPayload['action'],
   messageIds: readonly number[],
 ): Promise<void> {
-  const rows = await selectMessagesByIds(tx, messageIds);
+  await emitMessageRows(emit, ticket, action, await selectMessagesByIds(tx, messageIds));
+}
+
+/** emitMessages for rows already read as presented (messages.query.ts's columns). */
+export async function emitMessageRows(
+  emit: Emit,
+  ticket: MessageTicket,
+  action: MessageEventPayload['action'],
+  rows: readonly MessageRow[],
+): Promise<void> {
   for (const row of rows) {
     const payload: MessageEventPayload = { action, ticketId: ticket.id, message: presentMessage(row) };
     await emit(ticket.tenantId, EVENT_BY_ACTION[action], payload, ticketAudience(ticket));

@@ -69,17 +69,32 @@ const SINCE_CREATED = (instant: string, alias: string) => `GREATEST(0, round(ext
  * messages per agent). The day rows are upserted in key order, so two batches touching the same
  * rows lock them in the same order.
  */
-const withDailyCounts = (select: string) => `
-  WITH appended AS (
+const APPENDED = (select: string) => `appended AS (
     INSERT INTO ticket_metric_events (${EVENT_COLUMNS}) ${select}
     RETURNING "tenantId", kind, at, "queueId", "userId"
-  )
+  )`;
+const DAILY_COUNTS_OF_APPENDED = `
   INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
   SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)::int
     FROM appended WHERE kind IN ('messageIn', 'reply', 'autoMessage')
    GROUP BY 1, 2, 3, 4, 5
    ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`;
+const withDailyCounts = (select: string) => `WITH ${APPENDED(select)} ${DAILY_COUNTS_OF_APPENDED}`;
+
+/** The autoMessage facts of the messages in `source` (rows of messages, aliased m); the ticket looked up by key whatever the statistics say. */
+const AUTO_MESSAGE_FACTS = (source: string) => `
+       SELECT t."tenantId", t.id, 'autoMessage', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
+         FROM ${source} m
+         JOIN LATERAL (SELECT * FROM tickets t WHERE t.id = m."ticketId" LIMIT 1) t ON true`;
+
+/**
+ * recordOutboundMessages(..., 'autoMessage') as CTEs of the statement that inserts the messages
+ * (their rows in the CTE `source`): the facts and the day counts in the same round trip. A
+ * statement using it starts `WITH source AS (INSERT INTO messages ... RETURNING *), ` then these.
+ */
+export const autoMessageFactsCtes = (source: string) => `${APPENDED(AUTO_MESSAGE_FACTS(source))},
+  auto_message_counts AS (${DAILY_COUNTS_OF_APPENDED} RETURNING 1)`;
 
 /**
  * New tickets (upsertActiveTicket(s)): one `opened` fact each, with the queue and agent they were
@@ -152,10 +167,7 @@ export async function recordOutboundMessages(
   if (messageIds.length === 0) return;
   if (kind === 'autoMessage') {
     await tx.query(
-      withDailyCounts(`
-       SELECT t."tenantId", t.id, 'autoMessage', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
-         FROM messages m JOIN tickets t ON t.id = m."ticketId"
-        WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`),
+      withDailyCounts(`${AUTO_MESSAGE_FACTS('messages')} WHERE m.id = ANY($2::bigint[]) AND m."ticketId" = $1`),
       [ticketId, messageIds],
     );
     return;

@@ -5,12 +5,13 @@ import { AppError } from '../../core/app-error';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
-import { returnedRows } from '../messages/messages.query';
+import { messageSelectFrom, returnedRows } from '../messages/messages.query';
+import type { MessageRow } from '../messages/messages.presenter';
 import type { Emit } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import type { MessageTicket } from '../messages/message-ticket';
 import { deleteBotState } from './ticket-bot';
-import { recordOutboundMessages, recordTicketChange } from './ticket-metrics';
+import { autoMessageFactsCtes, recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { renderForTicket } from './ticket-variables';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
 
@@ -313,22 +314,28 @@ export async function queueOutboundText(
 
 /**
  * Several automated texts to the contact in one statement (queueOutboundText's batch form, used
- * by the chatbot: a step often sends a greeting and a menu together). Answers their ids in order.
+ * by the chatbot: a step often sends a greeting and a menu together): the rows, their
+ * autoMessage facts and the rows as presented (messageSelectFrom), in one round trip. Answers
+ * the rows in order, ready for emitMessageRows.
  */
 export async function queueOutboundTexts(
   tx: Queryable,
   ticket: Pick<TicketRow, 'id' | 'tenantId' | 'contactId' | 'whatsappId'>,
   bodies: readonly string[],
   opts: { now: Date; kind: string },
-): Promise<number[]> {
+): Promise<MessageRow[]> {
   if (bodies.length === 0) return [];
   const rows = (await tx.query(
-    `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType",
-                           status, "nextRetryAt", timestamp, "dataJson")
-     SELECT $1, $2, $3, x.body, true, NULL, $4, 'chat', 'pending', $5, $6, $7
-       FROM unnest($8::text[]) WITH ORDINALITY AS x(body, ord)
-      ORDER BY x.ord
-     RETURNING id`,
+    `WITH inserted AS (
+       INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType",
+                             status, "nextRetryAt", timestamp, "dataJson")
+       SELECT $1, $2, $3, x.body, true, NULL, $4, 'chat', 'pending', $5, $6, $7
+         FROM unnest($8::text[]) WITH ORDINALITY AS x(body, ord)
+        ORDER BY x.ord
+       RETURNING *
+     ), ${autoMessageFactsCtes('inserted')}
+     ${messageSelectFrom('inserted')}
+     ORDER BY m.id`,
     [
       ticket.tenantId,
       ticket.id,
@@ -339,8 +346,6 @@ export async function queueOutboundTexts(
       JSON.stringify({ origin: opts.kind }),
       bodies,
     ],
-  )) as { id: string }[];
-  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-  await recordOutboundMessages(tx, ticket.id, ids, 'autoMessage');
-  return ids;
+  )) as MessageRow[];
+  return rows;
 }
