@@ -17,6 +17,7 @@ import { ChatFlows1763830000000 } from './1763830000000-chat-flows';
 import { AutoReplies1763840000000 } from './1763840000000-auto-replies';
 import { BusinessHoursAutomation1763850000000 } from './1763850000000-business-hours-automation';
 import { ReportMedianIndex1763860000000 } from './1763860000000-report-median-index';
+import { MetricDailySlots1763870000000 } from './1763870000000-metric-daily-slots';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   AutoReplies1763840000000,
   BusinessHoursAutomation1763850000000,
   ReportMedianIndex1763860000000,
+  MetricDailySlots1763870000000,
 ];

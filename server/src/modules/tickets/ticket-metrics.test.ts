@@ -42,11 +42,15 @@ async function facts(tenantId: number): Promise<Fact[]> {
   );
 }
 
-/** ticket_metric_daily as stored, and as the message facts add up per UTC day. */
+/** ticket_metric_daily as stored (slots added up), and as the message facts add up per UTC day. */
 async function dailyCounts(tenantId: number): Promise<{ stored: unknown[]; fromFacts: unknown[] }> {
   const order = `ORDER BY kind, day, "queueId" NULLS FIRST, "userId" NULLS FIRST`;
   return {
-    stored: await q(`SELECT kind, day, "queueId", "userId", n FROM ticket_metric_daily WHERE "tenantId" = $1 ${order}`, [tenantId]),
+    // A day's count may be spread over several slot rows (one per writing connection): their sum.
+    stored: await q(
+      `SELECT kind, day, "queueId", "userId", sum(n)::int AS n FROM ticket_metric_daily WHERE "tenantId" = $1 GROUP BY 1, 2, 3, 4 ${order}`,
+      [tenantId],
+    ),
     fromFacts: await q(
       `SELECT kind, (at AT TIME ZONE 'UTC')::date AS day, "queueId", CASE WHEN kind = 'reply' THEN "userId" END AS "userId", count(*)::int AS n
          FROM ticket_metric_events

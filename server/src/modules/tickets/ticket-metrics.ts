@@ -64,22 +64,29 @@ const EVENT_COLUMNS = `"tenantId", "ticketId", kind, at, "queueId", "userId", "w
 const SINCE_CREATED = (instant: string, alias: string) => `GREATEST(0, round(extract(epoch FROM ${instant} - ${alias}."createdAt")))::int`;
 
 /**
- * Appends message facts (`select` yields EVENT_COLUMNS) and adds them to ticket_metric_daily in
- * the same statement (by agent for replies only: no statistic counts customers' or automated
- * messages per agent). The day rows are upserted in key order, so two batches touching the same
- * rows lock them in the same order.
+ * The day row this connection adds to (migration 1763870000000): one of DAILY_SLOTS per day and
+ * key, by backend pid, so concurrent writers of a tenant do not wait on one row; readers sum them.
  */
+export const DAILY_SLOTS = 16;
+const DAILY_SLOT = `(pg_backend_pid() % ${DAILY_SLOTS})::smallint`;
+
 const APPENDED = (select: string) => `appended AS (
     INSERT INTO ticket_metric_events (${EVENT_COLUMNS}) ${select}
     RETURNING "tenantId", kind, at, "queueId", "userId"
   )`;
 const DAILY_COUNTS_OF_APPENDED = `
-  INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
-  SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, count(*)::int
+  INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", slot, n)
+  SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", CASE WHEN kind = 'reply' THEN "userId" END, ${DAILY_SLOT}, count(*)::int
     FROM appended WHERE kind IN ('messageIn', 'reply', 'autoMessage')
    GROUP BY 1, 2, 3, 4, 5
    ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`;
+/**
+ * Appends message facts (`select` yields EVENT_COLUMNS) and adds them to ticket_metric_daily in
+ * the same statement (by agent for replies only: no statistic counts customers' or automated
+ * messages per agent). The day rows are upserted in key order, so two batches touching the same
+ * rows lock them in the same order.
+ */
 const withDailyCounts = (select: string) => `WITH ${APPENDED(select)} ${DAILY_COUNTS_OF_APPENDED}`;
 
 /** The autoMessage facts of the messages in `source` (rows of messages, aliased m); the ticket looked up by key whatever the statistics say. */
@@ -193,8 +200,8 @@ export async function recordOutboundMessages(
          FROM m, tickets t WHERE t.id = $1
        RETURNING "tenantId", kind, at, "queueId", "userId"
      )
-     INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", n)
-     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", count(*)::int
+     INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", slot, n)
+     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", ${DAILY_SLOT}, count(*)::int
        FROM appended WHERE kind = 'reply'
       GROUP BY 1, 2, 3, 4, 5
       ORDER BY 1, 2, 3, 4, 5
