@@ -1,10 +1,8 @@
 import { CONDITION_TYPES, FIELD_OPERATORS, type Condition, type RouteTarget } from '@shared/schemas/chatflow';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../app/crud/form-dialog';
-import { formSummaryMessage } from '../../app/forms/field-text';
 import { SelectField, TextField } from '../../app/forms/form-fields';
-import { useZodForm } from '../../app/forms/use-zod-form';
+import { ElementDialog, useElementForm } from './element-dialog';
 import type { Draft } from './flow-graph';
 import { ConditionFormSchema, conditionToValues, type ConditionValues } from './flow-forms';
 import type { FlowOptions } from './flow-options';
@@ -28,23 +26,21 @@ export function ConditionDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const form = useZodForm<ConditionValues, Condition>(ConditionFormSchema, conditionToValues(condition, defaultTarget ?? null));
+  const { form, submit } = useElementForm<ConditionValues, Condition>(
+    ConditionFormSchema,
+    conditionToValues(condition, defaultTarget ?? null),
+    condition,
+    onSave,
+    onClose,
+  );
   const [kind, operator] = useWatch({ control: form.control, name: ['type', 'operator'] });
-  const submit = form.handleSubmit((parsed) => {
-    const { id: _ignored, ...rest } = parsed;
-    onSave((condition ? { ...rest, id: condition.id } : rest) as Draft<Condition>);
-    onClose();
-  });
   const control = form.control;
   return (
-    <FormDialog
-      isOpen
-      wide
+    <ElementDialog
+      form={form}
+      submit={submit}
       title={condition ? t('chatFlows.condition.editTitle') : t('chatFlows.condition.addTitle')}
       icon="fork"
-      saving={false}
-      error={formSummaryMessage(form.formState, t)}
-      onSubmit={() => void submit()}
       onClose={onClose}
       testId="condition-form"
     >
@@ -115,6 +111,6 @@ export function ConditionDialog({
         options={options}
         testId="condition-target"
       />
-    </FormDialog>
+    </ElementDialog>
   );
 }

@@ -1,11 +1,9 @@
 import { INTERACTION_TYPES, type Interaction, type InteractionType } from '@shared/schemas/chatflow';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../app/crud/form-dialog';
-import { formSummaryMessage } from '../../app/forms/field-text';
 import { SelectField, TextField } from '../../app/forms/form-fields';
 import { TextAreaField } from '../../app/forms/text-area-field';
-import { useZodForm } from '../../app/forms/use-zod-form';
+import { ElementDialog, useElementForm } from './element-dialog';
 import type { Draft } from './flow-graph';
 import { InteractionFormSchema, interactionToValues, type InteractionValues } from './flow-forms';
 import type { FlowOptions } from './flow-options';
@@ -32,23 +30,21 @@ export function InteractionDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const form = useZodForm<InteractionValues, Interaction>(InteractionFormSchema, interactionToValues(interaction, type));
+  const { form, submit } = useElementForm<InteractionValues, Interaction>(
+    InteractionFormSchema,
+    interactionToValues(interaction, type),
+    interaction,
+    onSave,
+    onClose,
+  );
   const kind = useWatch({ control: form.control, name: 'type' });
-  const submit = form.handleSubmit((parsed) => {
-    const { id: _ignored, ...rest } = parsed;
-    onSave((interaction ? { ...rest, id: interaction.id } : rest) as Draft<Interaction>);
-    onClose();
-  });
   const control = form.control;
   return (
-    <FormDialog
-      isOpen
-      wide
+    <ElementDialog
+      form={form}
+      submit={submit}
       title={interaction ? t('chatFlows.interaction.editTitle') : t('chatFlows.interaction.addTitle')}
       icon="comment"
-      saving={false}
-      error={formSummaryMessage(form.formState, t)}
-      onSubmit={() => void submit()}
       onClose={onClose}
       testId="interaction-form"
     >
@@ -158,6 +154,6 @@ export function InteractionDialog({
           testId="interaction-flow"
         />
       )}
-    </FormDialog>
+    </ElementDialog>
   );
 }
