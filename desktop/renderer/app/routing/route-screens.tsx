@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
+import { preloadable } from '../lazy/preloadable';
 import { ContactsRoute } from '../../features/contacts/contacts-route';
 import { REPORT_IDS } from '@shared/schemas/reports';
 
@@ -17,17 +18,11 @@ import { REPORT_IDS } from '@shared/schemas/reports';
 type AnyComponent = ComponentType<any>;
 const PRELOADS = new WeakMap<object, () => Promise<unknown>>();
 
-function lazyScreen<M>(load: () => Promise<M>, pick: (module: M) => AnyComponent): LazyExoticComponent<AnyComponent> {
-  let pending: Promise<M> | null = null;
-  // A failed load (a deploy replaced the chunks) is asked again next time instead of staying failed.
-  const once = () =>
-    (pending ??= load().catch((error: unknown) => {
-      pending = null;
-      throw error;
-    }));
-  const component = lazy(() => once().then((module) => ({ default: pick(module) })));
-  PRELOADS.set(component, once);
-  return component;
+/** A screen's component, split into its own chunk; preloaded screens render without suspending (app/lazy/preloadable.tsx). */
+function lazyScreen<M>(load: () => Promise<M>, pick: (module: M) => AnyComponent): AnyComponent {
+  const { Component, preload } = preloadable(load, pick);
+  PRELOADS.set(Component, preload);
+  return Component;
 }
 
 const AttendancePage = lazyScreen(

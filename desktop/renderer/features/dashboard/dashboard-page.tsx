@@ -1,5 +1,5 @@
 import { Callout, NonIdealState, Spinner } from '@blueprintjs/core';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SOCKET_EVENTS } from '@shared/events';
 import { useListQueuesQuery } from '../../api/queues.api';
@@ -15,14 +15,15 @@ import {
 } from '../../api/statistics.api';
 import { useLiveRefresh } from '../../app/realtime/live-refresh';
 import { AgentsNow } from './agents-now';
+import { dashboardCharts } from './dashboard-charts-loader';
 import { DashboardCards } from './dashboard-cards';
 import { DashboardFilters, type DashboardFilterValues } from './dashboard-filters';
 import { usableTimeZone } from './dashboard-period';
 import { INITIAL_PRESET, openingPeriod } from './dashboard-prefetch';
 import './dashboard.css';
 
-/** The charts and their library arrive as a chunk of their own, after the cards. */
-const DashboardCharts = lazy(() => import('./charts/dashboard-charts').then((module) => ({ default: module.DashboardCharts })));
+/** The charts and their library: a chunk of their own (dashboard-charts-loader.ts). */
+const DashboardCharts = dashboardCharts.Component;
 
 /** Events after which the figures may have moved: tickets, messages (in and out), agents' presence. */
 const LIVE_EVENTS = [

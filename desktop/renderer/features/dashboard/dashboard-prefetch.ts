@@ -2,6 +2,7 @@ import type { AppDispatch } from '../../app/store';
 import { queuesApi } from '../../api/queues.api';
 import { settingsApi } from '../../api/settings.api';
 import { statisticsApi, type PeriodArgs } from '../../api/statistics.api';
+import { dashboardCharts } from './dashboard-charts-loader';
 import { isoDay, presetPeriod, usableTimeZone, type PeriodPreset } from './dashboard-period';
 
 /** The period the dashboard opens with. */
@@ -23,6 +24,7 @@ export function openingPeriod(now: Date, timeZoneSetting: string | null | undefi
  * render, so the first chart waits for one round trip less.
  */
 export function prefetchDashboard(dispatch: AppDispatch, now = new Date()): void {
+  void dashboardCharts.preload().catch(() => undefined);
   const { startDate, endDate, queuesIds } = openingPeriod(now, null);
   const period: PeriodArgs = { startDate, endDate, queuesIds };
   dispatch(statisticsApi.util.prefetch('ticketsTimes', period, {}));
