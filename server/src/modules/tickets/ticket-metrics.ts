@@ -190,22 +190,14 @@ export async function recordOutboundMessages(
          FROM first
         WHERE t.id = $1 AND t."firstReplyAt" IS NULL
         RETURNING t.*, first."userId" AS "replyUserId"
-     ), appended AS (
-       INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+     ), ${APPENDED(`
        SELECT f."tenantId", f.id, 'firstReply', f."firstReplyAt", f."queueId", f."replyUserId", f."whatsappId", f.channel, f."contactId",
               NULL::int, NULL::int, f."firstResponseSeconds"
          FROM f
        UNION ALL
        SELECT t."tenantId", t.id, 'reply', m."createdAt", t."queueId", m."userId", t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
-         FROM m, tickets t WHERE t.id = $1
-       RETURNING "tenantId", kind, at, "queueId", "userId"
-     )
-     INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", slot, n)
-     SELECT "tenantId", kind, (at AT TIME ZONE 'UTC')::date, "queueId", "userId", ${DAILY_SLOT}, count(*)::int
-       FROM appended WHERE kind = 'reply'
-      GROUP BY 1, 2, 3, 4, 5
-      ORDER BY 1, 2, 3, 4, 5
-     ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`,
+         FROM m, tickets t WHERE t.id = $1`)}
+     ${DAILY_COUNTS_OF_APPENDED}`,
     [ticketId, messageIds],
   );
 }
