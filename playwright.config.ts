@@ -48,6 +48,10 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
       ],
+      // Chromium names downloads in the locale's file-name encoding: started with no LANG (a
+      // bare shell, `env -i`), it is ASCII, and a suggested name with an accent ('Atendimentos
+      // por parâmetros ....xlsx') became 'download'. Users' machines have a UTF-8 locale.
+      env: { ...process.env, LANG: process.env.LANG || 'C.UTF-8' },
     },
   },
   projects: [
