@@ -69,10 +69,33 @@ async function serve(): Promise<void> {
   const engine = chatflowEngineOf(server.deps);
   engine.recordStats(true);
   process.send!({ url: server.url });
+  let profiler: import('node:inspector/promises').Session | null = null;
+  const startProfile = async () => {
+    const { Session } = await import('node:inspector/promises');
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.post('Profiler.start');
+  };
+  // BENCH_LOAD_PROFILE=<file>: a CPU profile of the server over the load (until its stats).
+  if (process.env.BENCH_LOAD_PROFILE) await startProfile();
   process.on('message', async (msg: { stop?: boolean; cpu?: boolean; stats?: boolean; resetStats?: boolean }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
-    if (msg.stats) process.send!({ stats: [...engine.stats.samples], phases: engine.stats.phases });
-    if (msg.resetStats) engine.recordStats(true);
+    if (msg.stats) {
+      // BENCH_QUIET_PROFILE=<file>: a CPU profile of the server over the quiet phase.
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        const file = process.env.BENCH_LOAD_PROFILE ?? process.env.BENCH_QUIET_PROFILE!;
+        await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(profile)));
+        profiler = null;
+      }
+      process.send!({ stats: [...engine.stats.samples], phases: engine.stats.phases });
+    }
+    if (msg.resetStats) {
+      engine.recordStats(true);
+      if (process.env.BENCH_QUIET_PROFILE && !process.env.BENCH_LOAD_PROFILE) await startProfile();
+    }
     if (!msg.stop) return;
     await server.close();
     process.exit(0);
@@ -290,10 +313,12 @@ async function main(): Promise<void> {
     await Promise.race([allReceived, new Promise((r) => setTimeout(r, 30_000))]);
     const cpuAfter = await serverCpu();
     let phases: [number, number, number][] = [];
+    let inOrder: number[] = [];
     const stats = () =>
       new Promise<number[]>((resolve) => {
         child.once('message', (m: { stats: number[]; phases: [number, number, number][] }) => {
           phases = m.phases;
+          inOrder = [...m.stats];
           resolve(m.stats.sort((a, b) => a - b));
         });
         child.send({ stats: true });
@@ -304,7 +329,16 @@ async function main(): Promise<void> {
     // time (each flow step once per contact), each after the previous one's bot work is done.
     let quietSamples: number[] = [];
     if (withFlow) {
-      await new Promise((r) => setTimeout(r, 2000));
+      // The load's bot messages are still being delivered for a few seconds after it (measured:
+      // ~100 sends/s for 3-5 s): start once none is pending, so these steps do not share the
+      // machine with that backlog.
+      const drainDeadline = Date.now() + 60_000;
+      while (Date.now() < drainDeadline) {
+        const { rows } = await db.query(`SELECT count(*)::int AS n FROM messages WHERE "tenantId" = $1 AND status = 'pending'`, [tenant.id]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await new Promise((r) => setTimeout(r, 1000));
       child.send({ resetStats: true });
       const quietContacts = Array.from({ length: 30 }, (_, i) => `55219${String(20_000_000 + i * 41).padStart(8, '0')}`);
       for (let round = 0; round < 3; round++) {
@@ -393,6 +427,12 @@ async function main(): Promise<void> {
           p50: Number(percentile(quietSamples, 50).toFixed(2)),
           p95: Number(percentile(quietSamples, 95).toFixed(2)),
           p99: Number(percentile(quietSamples, 99).toFixed(2)),
+          // Per round of the quiet phase (each contact once per round): the flow's start, its
+          // first answer, its last answer (the routing to a queue).
+          by_round: [0, 1, 2].map((round) => {
+            const part = inOrder.slice(round * 30, round * 30 + 30).sort((a, b) => a - b);
+            return { p50: Number(percentile(part, 50).toFixed(2)), p95: Number(percentile(part, 95).toFixed(2)) };
+          }),
         },
       }),
     );

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../db/prepared';
+import { paramsOf, runStatementParts, withParts, type StatementPart } from '../db/statement-part';
 import type { DomainEventEnvelope } from '@shared/events';
 import type { DomainEvent, EventAudience } from '../db/entities';
 
@@ -16,8 +17,12 @@ export interface PendingEvent {
   audience?: EventAudience;
 }
 
-/** Records several events of one tenant in one statement, in order (high-volume writers: inbound batches). */
-export type EmitMany = (tenantId: number, events: readonly PendingEvent[]) => Promise<void>;
+/**
+ * Records several events of one tenant in one statement, in order (high-volume writers: inbound
+ * batches). `alongside`: writes of the same transaction that go in that statement too (one round
+ * trip fewer; see db/statement-part.ts).
+ */
+export type EmitMany = (tenantId: number, events: readonly PendingEvent[], alongside?: readonly StatementPart[]) => Promise<void>;
 
 /**
  * Runs a write in one transaction together with the domain events it records. Each event takes
@@ -40,8 +45,9 @@ export class DomainEvents {
       const emit: Emit = async (tenantId, name, payload, audience = { scope: 'tenant' }) => {
         recorded.push(await recordEvent(tx, tenantId, name, payload, audience));
       };
-      const emitMany: EmitMany = async (tenantId, events) => {
-        if (events.length > 0) recorded.push(...(await recordEvents(tx, tenantId, events)));
+      const emitMany: EmitMany = async (tenantId, events, alongside = []) => {
+        if (events.length > 0) recorded.push(...(await recordEvents(tx, tenantId, events, alongside)));
+        else await runStatementParts(tx, alongside);
       };
       return work(tx, emit, emitMany);
     });
@@ -84,24 +90,31 @@ export async function recordEvent(
  * Several events of one tenant in one statement: one seq increment of n for the lot (the same
  * tenant row lock as recordEvent), the events numbered in the given order.
  */
-export async function recordEvents(tx: EntityManager, tenantId: number, events: readonly PendingEvent[]): Promise<DomainEvent[]> {
+export async function recordEvents(
+  tx: EntityManager,
+  tenantId: number,
+  events: readonly PendingEvent[],
+  alongside: readonly StatementPart[] = [],
+): Promise<DomainEvent[]> {
+  const params: unknown[] = [
+    tenantId,
+    events.length,
+    events.map((e) => e.name),
+    events.map((e) => JSON.stringify(e.payload ?? null)),
+    events.map((e) => JSON.stringify(e.audience ?? { scope: 'tenant' })),
+  ];
+  const parts = withParts(alongside, paramsOf(params), 'w');
   // Only the generated columns come back: the payloads are large and already in hand.
   const inserted: { id: string; seq: string; createdAt: Date }[] = await preparedQuery(
     tx,
-    `WITH next AS (
+    `WITH ${[...parts, `next AS (
        UPDATE tenants SET "eventSeq" = "eventSeq" + $2 WHERE id = $1 RETURNING id, "eventSeq" - $2 AS base
-     )
+     )`].join(', ')}
      INSERT INTO domain_events ("tenantId", seq, name, payload, audience)
      SELECT next.id, next.base + e.ord, e.name, e.payload, e.audience
        FROM next, unnest($3::varchar[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(name, payload, audience, ord)
      RETURNING id, seq, "createdAt"`,
-    [
-      tenantId,
-      events.length,
-      events.map((e) => e.name),
-      events.map((e) => JSON.stringify(e.payload ?? null)),
-      events.map((e) => JSON.stringify(e.audience ?? { scope: 'tenant' })),
-    ],
+    params,
   );
   if (inserted.length !== events.length) throw new Error(`recordEvents: tenant ${tenantId} does not exist`);
   const base = Math.min(...inserted.map((row) => Number(row.seq)));

@@ -11,7 +11,16 @@ import { BOT_RESUME_KEY } from '../tickets/ticket-bot';
 import { closedSet } from '../tickets/ticket-closing';
 import { recordOutboundMessages } from '../tickets/ticket-metrics';
 import { renderForTicket } from '../tickets/ticket-variables';
-import { applyTicketChange, findActiveTicket, messageTicketOf, queueOutboundTexts, type TicketSet } from '../tickets/ticket-writes';
+import { runStatementParts, type StatementPart } from '../../db/statement-part';
+import {
+  applyTicketChange,
+  emitTicket,
+  findActiveTicket,
+  messageTicketOf,
+  plannedSelfChange,
+  queueOutboundTexts,
+  type TicketSet,
+} from '../tickets/ticket-writes';
 import type { TicketRow } from '../tickets/tickets.presenter';
 import { CHATBOT_ORIGIN, type LoadedFlow, type Next, type Outcome } from './chatflow-types';
 
@@ -31,6 +40,7 @@ tx: EntityManager,
   outcome: Outcome,
   now: Date,
   starting: boolean,
+  deferral?: { txNow: Date; parts: StatementPart[] },
 ): Promise<number[]> {
   const ids: number[] = [];
   // Texts come back as presented rows from their insert; media rows are read at the end.
@@ -100,21 +110,23 @@ tx: EntityManager,
     }
   }
 
+  // The state row is written in the ticket's update statement (one round trip fewer per step).
+  let botState: StatementPart | undefined;
   if (next.type === 'wait') {
-    const variables: Record<string, unknown> = { ...next.variables };
-    if (next.resume) variables[BOT_RESUME_KEY] = next.resume;
-    await tx.query(
+    const wait = next;
+    const variables: Record<string, unknown> = { ...wait.variables };
+    if (wait.resume) variables[BOT_RESUME_KEY] = wait.resume;
+    botState = (param) =>
       `INSERT INTO ticket_bot_states ("ticketId", "tenantId", "chatFlowId", "stepId", attempts, variables, "dueAt", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())
+       VALUES (${param(current.id)}, ${param(current.tenantId)}, ${param(wait.flowId)}, ${param(wait.stepId)}, ${param(wait.attempts)},
+               ${param(JSON.stringify(variables))}, ${param(wait.dueAt)}, clock_timestamp())
        ON CONFLICT ("ticketId") DO UPDATE
          SET "chatFlowId" = EXCLUDED."chatFlowId", "stepId" = EXCLUDED."stepId", attempts = EXCLUDED.attempts,
-             variables = EXCLUDED.variables, "dueAt" = EXCLUDED."dueAt", "updatedAt" = clock_timestamp()`,
-      [current.id, current.tenantId, next.flowId, next.stepId, next.attempts, JSON.stringify(variables), next.dueAt],
-    );
-    if (!current.botActive || current.chatFlowId !== next.flowId) {
+             variables = EXCLUDED.variables, "dueAt" = EXCLUDED."dueAt", "updatedAt" = clock_timestamp()`;
+    if (!current.botActive || current.chatFlowId !== wait.flowId) {
       set.botActive = true;
-      set.chatFlowId = next.flowId;
-      log = { type: starting ? 'chatbotStart' : 'chatbotFlow', userId: null, data: { chatFlowId: next.flowId, stepId: next.stepId } };
+      set.chatFlowId = wait.flowId;
+      log = { type: starting ? 'chatbotStart' : 'chatbotFlow', userId: null, data: { chatFlowId: wait.flowId, stepId: wait.stepId } };
     }
   } else {
     const routed = await routeSet(logger, tx, current, next, now, queueTexts);
@@ -124,7 +136,16 @@ tx: EntityManager,
   }
 
   let after = current;
-  if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log);
+  // The usual step (texts, the next wait) changes the ticket's own columns only: that change,
+  // its log entry and the state row go into the events' statement at the commit (the caller's
+  // deferral), one round trip for all of them.
+  const planned = deferral && (Object.keys(set).length > 0 || log) ? plannedSelfChange(current, set, log, deferral.txNow, botState) : null;
+  if (planned) {
+    after = planned.after;
+    deferral!.parts.push(...planned.parts);
+    await emitTicket(emit, 'update', after, current);
+  } else if (Object.keys(set).length > 0 || log) after = await applyTicketChange(tx, emit, current, set, log, botState);
+  else if (botState) await runStatementParts(tx, [botState]);
   if (ids.length > 0) {
     for (const row of await selectMessagesByIds(tx, ids.filter((id) => !rows.has(id)))) rows.set(Number(row.id), row);
     const inOrder = ids.map((id) => rows.get(id)).filter((row): row is MessageRow => row !== undefined);

@@ -6,6 +6,7 @@ import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import { messageSelectFrom, returnedRows } from '../messages/messages.query';
+import { runStatementParts, type StatementPart } from '../../db/statement-part';
 import type { MessageRow } from '../messages/messages.presenter';
 import type { Emit } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
@@ -75,13 +76,12 @@ export async function lockTicket(tx: Queryable, tenantId: number, ticketId: numb
 }
 
 export async function insertTicketLog(tx: Queryable, tenantId: number, ticketId: number, entry: TicketLogEntry): Promise<void> {
-  await tx.query(`INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data) VALUES ($1, $2, $3, $4, $5)`, [
-    tenantId,
-    ticketId,
-    entry.userId,
-    entry.type,
-    JSON.stringify(entry.data ?? {}),
-  ]);
+  await runStatementParts(tx, [(param) => logInsert(param, tenantId, ticketId, entry)]);
+}
+
+function logInsert(param: (value: unknown) => string, tenantId: number, ticketId: number, entry: TicketLogEntry): string {
+  return `INSERT INTO ticket_logs ("tenantId", "ticketId", "userId", type, data)
+          VALUES (${param(tenantId)}, ${param(ticketId)}, ${param(entry.userId)}, ${param(entry.type)}, ${param(JSON.stringify(entry.data ?? {}))})`;
 }
 
 const VISIBILITY_FACTS: (keyof TicketAudienceFacts)[] = ['queueId', 'userId', 'status', 'isGroup', 'botActive'];
@@ -120,6 +120,7 @@ export async function applyTicketChange(
   current: TicketRow,
   set: TicketSet,
   log: TicketLogEntry | null,
+  alongside?: StatementPart,
 ): Promise<TicketRow> {
   // An agent taking the ticket (start, assign, transfer to a user), or the ticket leaving the
   // active states, stops the chatbot: its state row goes and botActive turns off.
@@ -132,24 +133,28 @@ export async function applyTicketChange(
     }
   }
   const columns = Object.keys(set) as TicketColumn[];
-  // A change of the ticket's own columns only (no log, nothing shown through a join: the last
-  // message, counters, bot switches) builds the row it leads to from the one in hand, instead of
-  // reading the ticket back with its joins: the chatbot's and the inbound path's most frequent
-  // write (issue #14, a flow step's overhead).
-  const selfOnly = columns.length > 0 && !log && columns.every((c) => SELF_COLUMNS.has(c));
-  let after: TicketRow;
+  // A change of the ticket's own columns only (nothing shown through a join: the last message,
+  // counters, bot switches) builds the row it leads to from the one in hand, instead of reading
+  // the ticket back with its joins: the chatbot's and the inbound path's most frequent write
+  // (issue #14, a flow step's overhead). A log entry does not change the row.
+  const selfOnly = columns.length > 0 && columns.every((c) => SELF_COLUMNS.has(c));
+  let after: TicketRow | undefined;
   if (columns.length > 0) {
+    const params: unknown[] = [current.id, ...columns.map((c) => set[c])];
+    const param = (value: unknown) => `$${params.push(value)}`;
     const assignments = columns.map((c, i) => `"${c}" = $${i + 2}`);
-    const result = await tx.query(
-      `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = $1${selfOnly ? ' RETURNING "updatedAt"' : ''}`,
-      [current.id, ...columns.map((c) => set[c])],
-    );
-    if (selfOnly) {
-      const [row] = returnedRows<{ updatedAt: Date }>(result);
-      after = { ...current, ...(set as Partial<TicketRow>), updatedAt: row.updatedAt };
-    }
+    const update = `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = $1 RETURNING "updatedAt"`;
+    // The change, its log entry and the caller's write alongside: one statement, one round trip.
+    const parts = [`u AS (${update})`];
+    if (log) parts.push(`l AS (${logInsert(param, current.tenantId, current.id, log)})`);
+    if (alongside) parts.push(`a AS (${alongside(param)})`);
+    const sql = parts.length > 1 ? `WITH ${parts.join(', ')} SELECT "updatedAt" FROM u` : update;
+    const [row] = returnedRows<{ updatedAt: Date }>(await tx.query(sql, params));
+    if (selfOnly && row) after = { ...current, ...(set as Partial<TicketRow>), updatedAt: row.updatedAt };
+  } else {
+    if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
+    if (alongside) await runStatementParts(tx, [alongside]);
   }
-  if (log) await insertTicketLog(tx, current.tenantId, current.id, log);
   after ??= (await selectTicket(tx, current.id)) as TicketRow;
   const greeting = entersQueue(current, after) ? await sendQueueGreeting(tx, after, new Date()) : null;
   await recordTicketChange(tx, current.id, current, after);
@@ -158,6 +163,37 @@ export async function applyTicketChange(
   // the ticket now), so an open console shows it before delivery, without a reload.
   if (greeting !== null) await emitMessages(tx, emit, messageTicketOf(after), 'create', [greeting]);
   return after;
+}
+
+/**
+ * A change of the ticket's own columns (SELF_COLUMNS) as statement parts for a later statement
+ * of the same transaction, with the row it leads to: `at` is the transaction's now(), which the
+ * update writes as updatedAt. The caller announces the row (emitTicket) and runs the parts. Null
+ * when the change needs more than that (joined columns, metrics, the chatbot's state going):
+ * then applyTicketChange.
+ */
+export function plannedSelfChange(
+  current: TicketRow,
+  set: TicketSet,
+  log: TicketLogEntry | null,
+  at: Date,
+  alongside?: StatementPart,
+): { after: TicketRow; parts: StatementPart[] } | null {
+  const columns = Object.keys(set) as TicketColumn[];
+  if (columns.length === 0 || !columns.every((c) => SELF_COLUMNS.has(c))) return null;
+  if (current.botActive && set.botActive === false) return null;
+  // Separate parts, not one WITH inside another: PostgreSQL takes data-modifying WITH parts at
+  // the top level of a statement only.
+  const parts: StatementPart[] = [
+    (param) => {
+      const id = param(current.id);
+      const assignments = columns.map((c) => `"${c}" = ${param(set[c])}`);
+      return `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = ${id}`;
+    },
+  ];
+  if (log) parts.push((param) => logInsert(param, current.tenantId, current.id, log));
+  if (alongside) parts.push(alongside);
+  return { after: { ...current, ...(set as Partial<TicketRow>), updatedAt: at }, parts };
 }
 
 /**
