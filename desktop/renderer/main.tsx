@@ -12,9 +12,9 @@ import { baseApi } from './api/base.api';
 import { App } from './app/app';
 import { installIconLoader } from './app/icon-loader';
 import { disconnectRealtime } from './app/realtime/realtime-connection';
-import { decideNavigation } from './app/routing/guards';
+import { markAppStarted } from './app/early/early-requests';
+import { openingRouteId } from './app/routing/opening-route';
 import { preloadRouteScreen } from './app/routing/route-screens';
-import { shellRouteOf } from './app/routing/route-table';
 import { createAppRouter } from './app/routing/router';
 import { appStorage } from './app/session/app-storage';
 import { configureSessionController } from './app/session/session-controller';
@@ -25,20 +25,13 @@ import { createI18n } from './i18n/i18n';
 import { setAppI18n } from './i18n/i18n-instance';
 
 /**
- * The screen the app is opening (after the guard's redirect: '/' or a landing page) starts
- * loading now, beside the translations and icons, instead of after the first render.
+ * The screen the app is opening starts loading now, beside the translations and icons, instead
+ * of after the first render.
  */
 function preloadOpeningScreen(): string | null {
-  const [pathname, search = ''] = window.location.hash.replace(/^#/, '').split('?');
-  const session = appStorage.readSession();
-  const decision = decideNavigation(
-    { pathname: pathname || '/', search: search ? `?${search}` : '' },
-    { token: session?.token ?? null, profile: session?.profile ?? null },
-  );
-  const target = decision.kind === 'redirect' ? decision.to : pathname || '/';
-  const route = shellRouteOf(target.split('?')[0]);
-  if (route) void preloadRouteScreen(route.id);
-  return route?.id ?? null;
+  const routeId = openingRouteId();
+  if (routeId) void preloadRouteScreen(routeId);
+  return routeId;
 }
 
 /**
@@ -56,6 +49,7 @@ const nextTask = (): Promise<void> =>
 async function start() {
   // Start-up marks (the console benchmark prints them): scripts evaluated, first render asked.
   performance.mark('app:start');
+  markAppStarted();
   const openingRoute = preloadOpeningScreen();
   // The store, the router and the session controller need no translations: creating them first
   // lets the opening screen's calls leave beside the translations (issue #13, start-up).

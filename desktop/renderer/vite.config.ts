@@ -12,24 +12,55 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
  * issue #13, start-up).
  */
 const startModules = new Set<string>();
+/** What the start-up script (boot.ts) reaches: a small chunk of its own, loaded first. */
+const bootModules = new Set<string>();
 const ICON_PATHS = /[\\/]@blueprintjs[\\/]icons[\\/]lib[\\/]esm[\\/](allPaths|generated[\\/][^\\/]+[\\/]paths)/;
+
+/**
+ * The start-up script (boot.ts) is an entry of its own, loaded by index.html before the main
+ * script: it runs as soon as its few kilobytes arrive, while the main script still downloads.
+ */
+function bootScriptPlugin(): Plugin {
+  return {
+    name: 'boot-script',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'boot');
+        if (!chunk) return [];
+        return [{ tag: 'script', attrs: { type: 'module', crossorigin: true, src: `./${chunk.fileName}` }, injectTo: 'head-prepend' }];
+      },
+    },
+  };
+}
 
 function startModulesPlugin(): Plugin {
   return {
     name: 'start-modules',
     apply: 'build',
     buildEnd() {
-      startModules.clear();
-      const entry = [...this.getModuleIds()].find((id) => this.getModuleInfo(id)?.isEntry);
-      const pending = entry ? [entry] : [];
-      while (pending.length > 0) {
-        const id = pending.pop()!;
-        // Blueprint's icon barrel imports every icon path statically (allPaths, unused and
-        // tree-shaken): the paths load on their own (app/icon-loader.ts).
-        if (startModules.has(id) || ICON_PATHS.test(id)) continue;
-        startModules.add(id);
-        pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
-      }
+      const closure = (entry: string | undefined, into: Set<string>, skip: Set<string>) => {
+        into.clear();
+        const pending = entry ? [entry] : [];
+        while (pending.length > 0) {
+          const id = pending.pop()!;
+          // Blueprint's icon barrel imports every icon path statically (allPaths, unused and
+          // tree-shaken): the paths load on their own (app/icon-loader.ts).
+          if (into.has(id) || skip.has(id) || ICON_PATHS.test(id)) continue;
+          into.add(id);
+          pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+      };
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      const boot = entries.find((id) => /[\\/]boot\.ts$/.test(id));
+      closure(boot, bootModules, new Set());
+      // The main script's modules (index.html's entry), less those the start-up script brought.
+      closure(
+        entries.find((id) => id !== boot),
+        startModules,
+        bootModules,
+      );
     },
   };
 }
@@ -45,12 +76,13 @@ export default defineConfig({
   resolve: { alias: { '@shared': path.join(repoRoot, 'shared') } },
   // Vite 8 transforms TSX itself (Oxc); React 17+ JSX runtime, no React import needed.
   oxc: { jsx: { runtime: 'automatic' } },
-  plugins: [startModulesPlugin()],
+  plugins: [startModulesPlugin(), bootScriptPlugin()],
   build: {
     outDir: path.join(repoRoot, 'out/web'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      input: { index: path.join(import.meta.dirname, 'index.html'), boot: path.join(import.meta.dirname, 'boot.ts') },
       output: {
         codeSplitting: {
           groups: [
@@ -63,6 +95,13 @@ export default defineConfig({
               name: 'zod',
               test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]app[\\/]zod-without-eval\.ts$/,
               priority: 20,
+            },
+            {
+              // What the start-up script shares with the main script (see bootModules): a small
+              // chunk of its own, or the script would import the main one and wait for it.
+              name: 'boot-shared',
+              test: (id: string) => bootModules.has(id),
+              priority: 15,
             },
             {
               // What every start runs, in one chunk (see startModules).

@@ -57,4 +57,29 @@ test.describe('dashboard (signed in as admin)', () => {
     const shot = await page.screenshot({ path: `${ARTIFACTS}/dashboard.png`, fullPage: true });
     await testInfo.attach('dashboard', { body: shot, contentType: 'image/png' });
   });
+
+  test('opening on /home, the start-up script sends the dashboard\'s calls before the main script runs, and the app takes them over', async ({ page }) => {
+    // Each call of the dashboard's opening, in the order it left, with the time it left.
+    const sent: { path: string; at: number }[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/statistics-')) sent.push({ path: url.pathname, at: Date.now() });
+    });
+    await page.goto('/#/home');
+    await expect(page.getByTestId('dashboard-chart').first()).toHaveAttribute('data-chart-ready', 'true', { timeout: 20_000 });
+    await expect(page.getByTestId('dashboard-live')).toHaveAttribute('data-fetching', 'false');
+    const appStart = await page.evaluate(() => performance.getEntriesByName('app:start')[0]?.startTime ?? null);
+    const firstCall = await page.evaluate(
+      () => performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname.startsWith('/statistics-'))?.startTime ?? null,
+    );
+    expect(appStart).not.toBeNull();
+    // Sent by boot.ts, before the app's own start.
+    expect(firstCall).not.toBeNull();
+    expect(firstCall!).toBeLessThan(appStart!);
+    // Taken over: every call of the opening went out once, none a second time by the app.
+    const paths = sent.map((entry) => entry.path);
+    for (const path of ['/statistics-tickets-times', '/statistics-tickets-queue', '/statistics-tickets-channels', '/statistics-tickets-evolution-by-period', '/statistics-tickets-hours', '/statistics-tickets-per-users-detail']) {
+      expect(paths.filter((p) => p === path), path).toHaveLength(1);
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { REQUEST_TIMEOUT_MS } from '@shared/limits';
 import { currentApiBaseUrl } from '../app/config/app-config';
 import { loadingOverlay } from '../app/feedback/loading-overlay.store';
 import { showToast } from '../app/feedback/toaster';
+import { takeEarlyResponse } from '../app/early/early-requests';
 import { appStorage } from '../app/session/app-storage';
 import { handleUnauthorized, isLoggingOut, requestNewToken, markTenantBlocked } from '../app/session/session-controller';
 import { translate } from '../i18n/i18n-instance';
@@ -28,6 +29,8 @@ export interface AppQueryOptions {
 const rawBaseQuery = fetchBaseQuery({
   // Read on every call: the desktop may learn its server address after start-up.
   baseUrl: '',
+  // The start-up script's early calls answer the same requests of the app (boot.ts).
+  fetchFn: (input, init) => (input instanceof Request ? takeEarlyResponse(input) : null) ?? fetch(input, init),
   timeout: REQUEST_TIMEOUT_MS,
   prepareHeaders(headers) {
     const token = appStorage.readToken();

@@ -8,6 +8,9 @@ import {
   type TicketsTimesRow,
 } from '@shared/schemas/statistics';
 import { baseApi } from './base.api';
+import { periodParams, queueParam, type PeriodArgs } from './statistics-params';
+
+export type { PeriodArgs };
 
 /**
  * Dashboard and ticket panel calls (shared/schemas/statistics.ts, docs/api.md). The screens keep
@@ -15,16 +18,6 @@ import { baseApi } from './base.api';
  * background one: no loading overlay, no toast; the screens show their own state and errors.
  */
 export type { AgentNowRow, CountBucket, DashTicketsQueuesAnswer, EvolutionBucket, HourBucket, TicketsTimesRow };
-
-/** A period of whole days (yyyy-MM-dd, the tenant's zone) and the queues chosen (none = every queue). */
-export interface PeriodArgs {
-  startDate: string;
-  endDate: string;
-  queuesIds: number[];
-}
-
-const queueParam = (queuesIds: readonly number[]) => (queuesIds.length ? { queuesIds: queuesIds.join(',') } : {});
-const periodParams = ({ startDate, endDate, queuesIds }: PeriodArgs) => ({ startDate, endDate, ...queueParam(queuesIds) });
 
 const background = { background: true } as const;
 

@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { format, startOfMonth, subDays } from 'date-fns';
-import { parseCalendarDay } from '@shared/schemas/period';
+import { parseCalendarDay } from '@shared/schemas/calendar-day';
 
 /**
  * The dashboard's period (issue #13): a preset or a custom pair of days typed dd/MM/yyyy (spec

@@ -3,20 +3,9 @@ import { queuesApi } from '../../api/queues.api';
 import { settingsApi } from '../../api/settings.api';
 import { statisticsApi, type PeriodArgs } from '../../api/statistics.api';
 import { dashboardCharts } from './dashboard-charts-loader';
-import { isoDay, presetPeriod, usableTimeZone, type PeriodPreset } from './dashboard-period';
+import { openingPeriod } from './dashboard-opening';
 
-/** The period the dashboard opens with. */
-export const INITIAL_PRESET: PeriodPreset = 'today';
-
-/**
- * The queries' arguments of the dashboard as it first renders: today (in the tenant's zone once
- * the settings are known, the default zone before), every queue. The page and the start-up
- * prefetch both use this, so the prefetched answers are the ones the page asks for.
- */
-export function openingPeriod(now: Date, timeZoneSetting: string | null | undefined): PeriodArgs & { typedStart: string; typedEnd: string } {
-  const typed = presetPeriod(INITIAL_PRESET, now, usableTimeZone(timeZoneSetting))!;
-  return { startDate: isoDay(typed.startDate)!, endDate: isoDay(typed.endDate)!, queuesIds: [], typedStart: typed.startDate, typedEnd: typed.endDate };
-}
+export { INITIAL_PRESET, openingPeriod } from './dashboard-opening';
 
 /**
  * Issue #13, start-up: when the app opens on /home, the dashboard's calls leave with the app's
