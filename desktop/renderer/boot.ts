@@ -16,9 +16,22 @@ import { openingRouteId } from './app/routing/opening-route';
 import { appStorage } from './app/session/app-storage';
 import { openingPeriod } from './features/dashboard/dashboard-opening';
 
+/** The dashboard's chunks (named by the build in index.html): fetched and compiled, not run. */
+function preloadHomeChunks(): void {
+  const files = document.querySelector<HTMLMetaElement>('meta[name="home-chunks"]')?.content.split(' ').filter(Boolean) ?? [];
+  for (const href of files) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.appendChild(link);
+  }
+}
+
 function boot(): void {
   const token = appStorage.readToken();
   if (!token || openingRouteId() !== 'home') return;
+  preloadHomeChunks();
   const base = currentApiBaseUrl();
   // The URLs exactly as the API layer builds them (fetchBaseQuery: path, '?', the parameters).
   const get = (path: string, params: Record<string, string>) => startEarlyGet(`${base}${path}?${new URLSearchParams(params)}`, token);

@@ -16,9 +16,14 @@ const startModules = new Set<string>();
 const bootModules = new Set<string>();
 const ICON_PATHS = /[\\/]@blueprintjs[\\/]icons[\\/]lib[\\/]esm[\\/](allPaths|generated[\\/][^\\/]+[\\/]paths)/;
 
+/** The dashboard's screen and charts: the chunks the start-up script preloads for /home. */
+const HOME_MODULES = [/features[\\/]dashboard[\\/]dashboard-page\.tsx$/, /features[\\/]dashboard[\\/]charts[\\/]dashboard-charts\.tsx$/];
+
 /**
  * The start-up script (boot.ts) is an entry of its own, loaded by index.html before the main
  * script: it runs as soon as its few kilobytes arrive, while the main script still downloads.
+ * The page also names the dashboard's chunks (meta `home-chunks`), which the script preloads when
+ * the app opens on /home: they arrive with the main script instead of after its start.
  */
 function bootScriptPlugin(): Plugin {
   return {
@@ -27,9 +32,24 @@ function bootScriptPlugin(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
-        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'boot');
-        if (!chunk) return [];
-        return [{ tag: 'script', attrs: { type: 'module', crossorigin: true, src: `./${chunk.fileName}` }, injectTo: 'head-prepend' }];
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
+        const boot = chunks.find((c) => c.isEntry && c.name === 'boot');
+        if (!boot) return [];
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const atStart = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]));
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          if (files.has(file) || atStart.has(file)) return;
+          files.add(file);
+          for (const next of byFile.get(file)?.imports ?? []) visit(next);
+        };
+        for (const chunk of chunks) {
+          if (chunk.facadeModuleId && HOME_MODULES.some((re) => re.test(chunk.facadeModuleId!))) visit(chunk.fileName);
+        }
+        return [
+          { tag: 'script', attrs: { type: 'module', crossorigin: true, src: `./${boot.fileName}` }, injectTo: 'head-prepend' },
+          { tag: 'meta', attrs: { name: 'home-chunks', content: [...files].map((f) => `./${f}`).join(' ') }, injectTo: 'head' },
+        ];
       },
     },
   };

@@ -427,6 +427,11 @@ async function main(): Promise<void> {
           p50: Number(percentile(quietSamples, 50).toFixed(2)),
           p95: Number(percentile(quietSamples, 95).toFixed(2)),
           p99: Number(percentile(quietSamples, 99).toFixed(2)),
+          // The five slowest steps: total and read / decide / write, to see what the tail is made of.
+          slowest: inOrder
+            .map((ms, i) => ({ ms: Number(ms.toFixed(2)), phases: (phases[i] ?? []).map((p) => Number(p.toFixed(2))) }))
+            .sort((a, b) => b.ms - a.ms)
+            .slice(0, 5),
           // Per round of the quiet phase (each contact once per round): the flow's start, its
           // first answer, its last answer (the routing to a queue).
           by_round: [0, 1, 2].map((round) => {

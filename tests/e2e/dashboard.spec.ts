@@ -58,7 +58,7 @@ test.describe('dashboard (signed in as admin)', () => {
     await testInfo.attach('dashboard', { body: shot, contentType: 'image/png' });
   });
 
-  test('opening on /home, the start-up script sends the dashboard\'s calls before the main script runs, and the app takes them over', async ({ page }) => {
+  test('opening on /home, the start-up script sends the dashboard\'s calls and asks for its chunks before the main script runs, and the app takes the answers over', async ({ page }) => {
     // Each call of the dashboard's opening, in the order it left, with the time it left.
     const sent: { path: string; at: number }[] = [];
     page.on('request', (request) => {
@@ -72,7 +72,13 @@ test.describe('dashboard (signed in as admin)', () => {
     const firstCall = await page.evaluate(
       () => performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname.startsWith('/statistics-'))?.startTime ?? null,
     );
+    const pageChunk = await page.evaluate(
+      () => performance.getEntriesByType('resource').find((entry) => /\/assets\/dashboard-page-[^/]*\.js$/.test(entry.name))?.startTime ?? null,
+    );
     expect(appStart).not.toBeNull();
+    // The screen's chunk is asked for by boot.ts too (modulepreload), not after the app's start.
+    expect(pageChunk).not.toBeNull();
+    expect(pageChunk!).toBeLessThan(appStart!);
     // Sent by boot.ts, before the app's own start.
     expect(firstCall).not.toBeNull();
     expect(firstCall!).toBeLessThan(appStart!);
