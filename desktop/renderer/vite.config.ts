@@ -1,5 +1,7 @@
 /* eslint-disable no-restricted-imports -- the Vite config runs in Node at build time; it is not renderer code. */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -55,6 +57,35 @@ function bootScriptPlugin(): Plugin {
   };
 }
 
+/**
+ * Each text file of the build also as .gz and .br beside it: the server (koa-static) sends the
+ * compressed file to a browser that accepts it, a third of the bytes (the main script: 780 KB ->
+ * 250 KB gzip, 230 KB brotli), without compressing on every request. Loopback hardly notices;
+ * an office link does (issue #13, start-up).
+ */
+function precompressPlugin(): Plugin {
+  let outDir = '';
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json)$/.test(file)) continue;
+        const bytes = readFileSync(file);
+        if (bytes.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+        // Quality 9: within 8% of the best (11) at a twentieth of its time.
+        writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+      }
+    },
+  };
+}
+
 function startModulesPlugin(): Plugin {
   return {
     name: 'start-modules',
@@ -96,7 +127,7 @@ export default defineConfig({
   resolve: { alias: { '@shared': path.join(repoRoot, 'shared') } },
   // Vite 8 transforms TSX itself (Oxc); React 17+ JSX runtime, no React import needed.
   oxc: { jsx: { runtime: 'automatic' } },
-  plugins: [startModulesPlugin(), bootScriptPlugin()],
+  plugins: [startModulesPlugin(), bootScriptPlugin(), precompressPlugin()],
   build: {
     outDir: path.join(repoRoot, 'out/web'),
     emptyOutDir: true,

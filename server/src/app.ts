@@ -58,6 +58,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   }
   // The web app (same React bundle as the desktop console), served at `/` when built.
   // Mounted even when not built yet: a build finishing after start is served without a restart.
-  app.use(serve(deps.config.webDist, { index: 'index.html', maxage: 0, gzip: true }));
+  // The build writes each text file also as .gz and .br (desktop/renderer/vite.config.ts,
+  // precompress); koa-static sends the one the browser accepts, so a cache must key on it.
+  app.use(async (ctx, next) => {
+    ctx.vary('Accept-Encoding');
+    await next();
+  });
+  app.use(serve(deps.config.webDist, { index: 'index.html', maxage: 0, gzip: true, brotli: true }));
   return app;
 }
