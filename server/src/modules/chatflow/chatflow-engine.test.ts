@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
 import type { TestServer } from '../../../../tests/helpers/test-server';
 import { waitFor } from '../messages/messages.test-support';
-import { CHATBOT_SWEEP_JOB } from './chatflow-wiring';
+import type { InboundEvent } from '../messaging/inbound/inbound-hooks';
+import { CHATBOT_SWEEP_JOB, chatflowEngineOf } from './chatflow-wiring';
 import {
   botState,
   flowWorld,
@@ -580,6 +581,56 @@ describe('attempts, inactivity, takeover and who the bot skips', () => {
     await say(server, graph, w.channel, number, '1');
     await new Promise((r) => setTimeout(r, 200));
     expect(textsTo(graph, number)).toEqual(['Menu\n\n1 - Sim']);
+  });
+
+  // Needs a PostgreSQL server: two transactions waiting on each other's row lock (the embedded
+  // PGlite runs one statement at a time, so the race cannot happen there).
+  it.skipIf(!process.env.DATABASE_URL)('a bot turned off while its step waits for the ticket\'s lock writes nothing (the step sees the ticket as it is after the lock)', async () => {
+    const flow = await menuFlow();
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    await waitTexts(graph, number, 1);
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    expect(await botState(server, ticket.id)).not.toBeNull();
+
+    // Someone holds the ticket's row lock (as the route that turns the bot off does) ...
+    const holder = server.deps.dataSource.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query(`SELECT id FROM tickets WHERE id = $1 FOR UPDATE`, [ticket.id]);
+      // ... while the customer's answer reaches the engine (as the inbound pipeline hands it over
+      // after storing it): the step reads, decides and then waits for the lock.
+      const event = {
+        tenantId: w.tenant.id,
+        messageId: 0,
+        inbound: { type: 'text', body: '1' },
+        ticket: { id: ticket.id, status: ticket.status, queueId: null, userId: null, botActive: true, chatFlowId: flow.id, isGroup: false, ratingRequested: false, created: false },
+      } as unknown as InboundEvent;
+      const answered = chatflowEngineOf(server.deps).onInbound(event);
+      await waitFor(async () => {
+        const [row] = await server.deps.dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return row.n > 0;
+      }, 'the step waiting for the ticket lock');
+      // The holder turns the bot off and commits.
+      await holder.query(`UPDATE tickets SET "botActive" = false WHERE id = $1`, [ticket.id]);
+      await holder.query(`DELETE FROM ticket_bot_states WHERE "ticketId" = $1`, [ticket.id]);
+      await holder.commitTransaction();
+      expect(await answered).toBeUndefined();
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await ticketOf(server, w.tenant.id, number)).botActive).toBe(false);
+    expect(await botState(server, ticket.id)).toBeNull();
+    expect(textsTo(graph, number)).toEqual(['Menu\n\n1 - Sim']);
+    const logs = await server.deps.dataSource.query(`SELECT type FROM ticket_logs WHERE "ticketId" = $1 AND type LIKE 'chatbot%'`, [ticket.id]);
+    expect(logs.map((l: { type: string }) => l.type)).toEqual(['chatbotStart']);
+    await useFlowOnChannel(server, w.channel, null);
   });
 
   it('contacts with block chatbot, and first messages without the start keyword, are skipped', async () => {

@@ -711,7 +711,10 @@ export class ChatflowEngine {
       [facts.ticketId, facts.tenantId],
     )) as (TicketRow & { botVersion: string | null; planMode: string; txNow: Date })[];
     if (!locked || locked.userId !== null || (locked.status !== 'open' && locked.status !== 'pending')) return null;
-    if (item.starting ? locked.botVersion !== null || locked.botActive : locked.botVersion !== facts.state?.version) return null;
+    // The columns are the ticket as it is after the lock (a change committed while this waited is
+    // seen), but the state's version comes from the statement's snapshot, taken before the wait:
+    // a bot turned off meanwhile shows only in botActive, so a running bot needs it still on.
+    if (item.starting ? locked.botVersion !== null || locked.botActive : !locked.botActive || locked.botVersion !== facts.state?.version) return null;
     const { botVersion: _version, planMode: _mode, txNow, ...current } = locked;
     return applyOutcome(this.deps.logger, tx, emit, current, item.flow, item.outcome, item.now, item.starting, { txNow, parts: deferred });
   }
