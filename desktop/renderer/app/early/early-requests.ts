@@ -8,6 +8,8 @@
  * anything else goes out as usual. The module is shared by the two scripts (one instance).
  */
 
+import { REQUEST_TIMEOUT_MS } from '@shared/limits';
+
 /** An early answer older than this is not used (the app asks again). */
 export const EARLY_MAX_AGE_MS = 15_000;
 
@@ -28,7 +30,8 @@ export const absoluteUrl = (url: string): string => new URL(url, document.baseUR
 export function startEarlyGet(url: string, token: string): void {
   if (appStarted) return;
   const href = absoluteUrl(url);
-  const response = fetch(href, { headers: { authorization: `Bearer ${token}` } });
+  // The API layer's own time limit (fetchBaseQuery's timeout does not reach a call it did not make).
+  const response = fetch(href, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   // Never taken (the page changed its mind): its failure is nobody's error.
   response.catch(() => undefined);
   pending.set(keyOf(href, token), { response, at: performance.now() });
