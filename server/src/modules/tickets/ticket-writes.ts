@@ -6,7 +6,7 @@ import type { Queryable } from '../../core/tenant-catalog';
 import type { EventAudience, TicketAudienceFacts } from '../../db/entities';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import { messageSelectFrom, returnedRows } from '../messages/messages.query';
-import { runStatementParts, type StatementPart } from '../../db/statement-part';
+import { paramsOf, runStatementParts, type StatementPart } from '../../db/statement-part';
 import type { MessageRow } from '../messages/messages.presenter';
 import type { Emit } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
@@ -140,10 +140,9 @@ export async function applyTicketChange(
   const selfOnly = columns.length > 0 && columns.every((c) => SELF_COLUMNS.has(c));
   let after: TicketRow | undefined;
   if (columns.length > 0) {
-    const params: unknown[] = [current.id, ...columns.map((c) => set[c])];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const assignments = columns.map((c, i) => `"${c}" = $${i + 2}`);
-    const update = `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = $1 RETURNING "updatedAt"`;
+    const params: unknown[] = [];
+    const param = paramsOf(params);
+    const update = `${ticketUpdate(param, current.id, columns, set)} RETURNING "updatedAt"`;
     // The change, its log entry and the caller's write alongside: one statement, one round trip.
     const parts = [`u AS (${update})`];
     if (log) parts.push(`l AS (${logInsert(param, current.tenantId, current.id, log)})`);
@@ -185,15 +184,18 @@ export function plannedSelfChange(
   // Separate parts, not one WITH inside another: PostgreSQL takes data-modifying WITH parts at
   // the top level of a statement only.
   const parts: StatementPart[] = [
-    (param) => {
-      const id = param(current.id);
-      const assignments = columns.map((c) => `"${c}" = ${param(set[c])}`);
-      return `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = ${id}`;
-    },
+    (param) => ticketUpdate(param, current.id, columns, set),
   ];
   if (log) parts.push((param) => logInsert(param, current.tenantId, current.id, log));
   if (alongside) parts.push(alongside);
   return { after: { ...current, ...(set as Partial<TicketRow>), updatedAt: at }, parts };
+}
+
+/** The UPDATE of a ticket's columns (and updatedAt = the transaction's now()). */
+function ticketUpdate(param: (value: unknown) => string, id: number, columns: readonly TicketColumn[], set: TicketSet): string {
+  const where = param(id);
+  const assignments = columns.map((c) => `"${c}" = ${param(set[c])}`);
+  return `UPDATE tickets SET ${[...assignments, `"updatedAt" = now()`].join(', ')} WHERE id = ${where}`;
 }
 
 /**
