@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AnyMessageContent, BaileysEventMap, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
 import type { SocketConfigLike, WASocketLike } from '../../server/src/channels/baileys/baileys-lib';
 
@@ -18,8 +19,8 @@ import type { SocketConfigLike, WASocketLike } from '../../server/src/channels/b
  * - A real server process (Playwright): BAILEYS_SOCKET_MODULE=tests/fakes/baileys-socket.fake.ts
  *   and, by default, "auto" mode: a new socket without a stored login shows a QR code at once and
  *   opens FAKE_BAILEYS_CONNECT_AFTER_MS later (default 3000; 0 = only when told); a socket with a
- *   stored login opens at once. With FAKE_BAILEYS_CONTROL_PORT set, a control endpoint on
- *   127.0.0.1 drives it: POST /pair {number?}, POST /inbound {from, text, name?, id?},
+ *   stored login opens at once. With FAKE_BAILEYS_CONTROL_PORT set (a port, or "any" for one the
+ *   system picks: `await fakeBaileys.controlPort()` tells which), a control endpoint on 127.0.0.1 drives it: POST /pair {number?}, POST /inbound {from, text, name?, id?},
  *   POST /status {id, status: 'delivered'|'read'}, POST /close {statusCode}, GET /sent, GET /sockets.
  */
 
@@ -244,6 +245,13 @@ class FakeBaileys {
   settings: FakeSettings = defaults();
   private waiting: ((s: FakeBaileysSocket) => void)[] = [];
   private control: Server | null = null;
+  private controlListening: Promise<number> | null = null;
+
+  /** The control endpoint's port once it listens (it starts with the first socket). */
+  controlPort(): Promise<number> {
+    if (!this.controlListening) throw new Error('the fake has no control endpoint: set FAKE_BAILEYS_CONTROL_PORT before the first socket');
+    return this.controlListening;
+  }
 
   configure(settings: Partial<FakeSettings>): void {
     this.settings = { ...this.settings, ...settings };
@@ -288,8 +296,9 @@ class FakeBaileys {
   }
 
   private startControl(): void {
-    const port = Number(process.env.FAKE_BAILEYS_CONTROL_PORT ?? 0);
-    if (!port || this.control) return;
+    const wanted = process.env.FAKE_BAILEYS_CONTROL_PORT;
+    const port = wanted === 'any' ? 0 : Number(wanted ?? 0);
+    if ((!port && wanted !== 'any') || this.control) return;
     this.control = createServer((req, res) => {
       let raw = '';
       req.on('data', (c) => (raw += c));
@@ -331,8 +340,13 @@ class FakeBaileys {
         }
       });
     });
-    this.control.listen(port, '127.0.0.1');
-    this.control.unref();
+    const control = this.control;
+    this.controlListening = new Promise<number>((resolve, reject) => {
+      control.once('error', reject);
+      control.listen(port, '127.0.0.1', () => resolve((control.address() as AddressInfo).port));
+    });
+    this.controlListening.catch(() => undefined);
+    control.unref();
   }
 }
 

@@ -155,8 +155,7 @@ describe('statuses, JIDs, buttons, backoff', () => {
 describe('the injected socket in auto mode (how a real server process under Playwright is driven)', () => {
   it('a QR at once, open after connectAfterMs; a stored login opens without a QR; the control endpoint pairs, delivers and lists sends', async () => {
     const { fakeBaileys, makeWASocket } = await import('../../../../tests/fakes/baileys-socket.fake');
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    process.env.FAKE_BAILEYS_CONTROL_PORT = String(port);
+    process.env.FAKE_BAILEYS_CONTROL_PORT = 'any';
     try {
       fakeBaileys.reset({ mode: 'auto', connectAfterMs: 60 });
       const seen: string[] = [];
@@ -177,7 +176,7 @@ describe('the injected socket in auto mode (how a real server process under Play
       await new Promise((r) => setTimeout(r, 100));
       expect(waiting.qrCount).toBe(1);
       expect(waiting.isOpen).toBe(false);
-      const base = `http://127.0.0.1:${port}`;
+      const base = `http://127.0.0.1:${await fakeBaileys.controlPort()}`;
       expect(await (await fetch(`${base}/pair`, { method: 'POST', body: '{}' })).json()).toEqual({ opened: 1 });
       expect(waiting.isOpen).toBe(true);
       const received: unknown[] = [];
