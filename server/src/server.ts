@@ -63,7 +63,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     });
     dbUrl = embedded.url;
   }
-  const dataSource: DataSource = createDataSource({ url: dbUrl, maxConnections: embedded ? 1 : 10 });
+  const dataSource: DataSource = createDataSource({ url: dbUrl, maxConnections: embedded ? 1 : 10, embedded: Boolean(embedded) });
   await dataSource.initialize();
   if (!embedded) enablePreparedStatements(dataSource);
   await dataSource.runMigrations({ transaction: 'each' });

@@ -14,7 +14,7 @@ export interface BenchDatabase {
   url: string;
   /** An empty data folder for the server (media, secrets). */
   dataDir: string;
-  /** Drops the database (ending its connections) and removes the data folder. */
+  /** Drops the database (ending its connections) and removes the data folder; BENCH_KEEP=1 keeps the database (named on stderr) to look into it. */
   drop(): Promise<void>;
 }
 
@@ -33,6 +33,11 @@ export async function createBenchDatabase(prefix = 'atende_bench'): Promise<Benc
     url: url.toString(),
     dataDir,
     async drop() {
+      if (process.env.BENCH_KEEP === '1') {
+        process.stderr.write(`kept database ${name} (BENCH_KEEP=1)\n`);
+        rmSync(dataDir, { recursive: true, force: true });
+        return;
+      }
       const c = new Client({ connectionString: BENCH_BASE_URL });
       await c.connect();
       await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [

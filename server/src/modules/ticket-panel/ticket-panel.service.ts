@@ -23,16 +23,30 @@ export const NO_QUEUE_NAME = 'Sem fila';
 /**
  * When a ticket started waiting for an answer: its first customer message after the last message
  * sent to the customer (private notes count for neither), only while the ticket is unanswered
- * (`answered` is cleared by an inbound message and set by a reply). Two walks of the
- * (ticketId, id) index per ticket; null for an answered ticket or one without customer messages.
+ * (`answered` is cleared by an inbound message and set by a reply). Null for an answered ticket or
+ * one without customer messages.
+ *
+ * Both walks are written so that only the (ticketId, id) index (messages_ticket_idx) serves
+ * them. Written plainly (max(o.id); m."ticketId" = t.id AND m.id > ...), the planner may take the
+ * primary key instead: backwards from the newest message with a filter on the ticket, or forwards
+ * from the last reply, when its estimate puts thousands of a table's messages in every ticket (a
+ * table whose messages sit in a few long threads). A ticket without a reply then walked the whole
+ * table, for each ticket: 9.1 s on the console benchmark's data (3,000 assigned tickets, 10,000
+ * messages in one thread), which held a core of the machine while the dashboard started; 10 ms
+ * with these forms. The last reply: "= ANY (ARRAY[t.id])" keeps the ticket out of the planner's
+ * equal-to-a-constant reasoning, so "ORDER BY ticketId, id" is an order only that index gives.
+ * The first message after it: a row comparison on (ticketId, id), a range of that index that the
+ * primary key cannot use.
  */
-const WAITING_SINCE_JOIN = `
+export const WAITING_SINCE_JOIN = `
   LEFT JOIN LATERAL (
     SELECT min(m."createdAt") AS since
       FROM messages m
      WHERE m."ticketId" = t.id AND NOT m."fromMe" AND NOT m."isPrivate"
-       AND m.id > COALESCE(
-             (SELECT max(o.id) FROM messages o WHERE o."ticketId" = t.id AND o."fromMe" AND NOT o."isPrivate"), 0)
+       AND (m."ticketId", m.id) > (t.id, COALESCE(
+             (SELECT o.id FROM messages o
+               WHERE o."ticketId" = ANY (ARRAY[t.id]) AND o."fromMe" AND NOT o."isPrivate"
+               ORDER BY o."ticketId" DESC, o.id DESC LIMIT 1), 0))
   ) w ON NOT t.answered`;
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentNowRow, DashTicketsQueuesAnswer } from '@shared/schemas/statistics';
+import { WAITING_SINCE_JOIN } from './ticket-panel.service';
 import { startTestServer, type ApiResponse, type TestServer } from '../../../../tests/helpers/test-server';
 import {
   insertContact,
@@ -305,5 +306,37 @@ describe('GET /statistics-tickets-per-users-detail', () => {
       'ERR_VALIDATION',
       'queuesIds',
     );
+  });
+});
+
+describe('the waiting-since walk', () => {
+  it('follows the ticket index even when the statistics put thousands of messages in every ticket (never the primary key)', async () => {
+    const w = await ticketWorld(server);
+    const long = await ticket(w, { status: 'open', userId: w.users.user.id });
+    const quiet = await Promise.all(Array.from({ length: 40 }, () => ticket(w, { status: 'open', userId: w.users.user.id })));
+    // In a transaction that is rolled back: a thread of 6,000 messages, and statistics that say
+    // so (ANALYZE inside a transaction is rolled back with it).
+    const runner = db().createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const [t] = await runner.query(`SELECT "tenantId", "contactId" FROM tickets WHERE id = $1`, [long]);
+      await runner.query(
+        `INSERT INTO messages ("tenantId", "ticketId", "contactId", body, "fromMe", status)
+         SELECT $1, $2, $3, 'oi', false, 'received' FROM generate_series(1, 6000)`,
+        [t.tenantId, long, t.contactId],
+      );
+      await runner.query(`ANALYZE messages`);
+      const [{ 'QUERY PLAN': plan }] = await runner.query(
+        `EXPLAIN (FORMAT JSON) SELECT t.id, w.since FROM tickets t ${WAITING_SINCE_JOIN} WHERE t.id = ANY($1::int[])`,
+        [[long, ...quiet]],
+      );
+      const indexes = JSON.stringify(plan).match(/"Index Name": ?"[^"]+"/g) ?? [];
+      expect(indexes.join(' ')).toContain('messages_ticket_idx');
+      expect(indexes.join(' ')).not.toContain('messages_pkey');
+    } finally {
+      await runner.rollbackTransaction().catch(() => undefined);
+      await runner.release();
+    }
   });
 });
