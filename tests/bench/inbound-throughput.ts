@@ -340,6 +340,7 @@ async function main(): Promise<void> {
       }
       await new Promise((r) => setTimeout(r, 1000));
       child.send({ resetStats: true });
+      if (process.env.BENCH_PHASE_TIMES) console.error(`quiet phase from ${new Date().toISOString()}`);
       const quietContacts = Array.from({ length: 30 }, (_, i) => `55219${String(20_000_000 + i * 41).padStart(8, '0')}`);
       for (let round = 0; round < 3; round++) {
         for (const from of quietContacts) {
@@ -366,6 +367,7 @@ async function main(): Promise<void> {
         }
       }
       quietSamples = await stats();
+      if (process.env.BENCH_PHASE_TIMES) console.error(`quiet phase to ${new Date().toISOString()}`);
     }
     socket.disconnect();
     const ownCpu = process.cpuUsage(ownCpuBefore);

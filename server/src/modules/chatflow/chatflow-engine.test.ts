@@ -234,6 +234,34 @@ describe('interactions', () => {
   });
 });
 
+describe('a new ticket follows the channel\'s flow as it is now', () => {
+  it('after the channel changed flows, the first message starts the new flow (the engine\'s remembered flow is only a guess)', async () => {
+    const w = await flowWorld(server, graph);
+    const first = await insertFlow(server, w.tenant.id, {
+      startStepId: 's',
+      steps: [step('s', [{ type: 'message', text: 'Fluxo A' }], [{ type: 'any', target: { type: 'close' } }])],
+    });
+    const second = await insertFlow(server, w.tenant.id, {
+      startStepId: 's',
+      steps: [step('s', [{ type: 'message', text: 'Fluxo B' }], [{ type: 'any', target: { type: 'close' } }])],
+    });
+    await useFlowOnChannel(server, w.channel, first.id);
+    const one = newNumber();
+    await say(server, graph, w.channel, one, 'oi');
+    expect(await waitTexts(graph, one, 1)).toEqual(['Fluxo A']);
+    // The engine saw flow A on this channel a moment ago; the channel now runs flow B.
+    await useFlowOnChannel(server, w.channel, second.id);
+    const two = newNumber();
+    await say(server, graph, w.channel, two, 'oi');
+    expect(await waitTexts(graph, two, 1)).toEqual(['Fluxo B']);
+    const ticket = await ticketOf(server, w.tenant.id, two);
+    expect(ticket).toMatchObject({ botActive: true, chatFlowId: second.id });
+    // Its answer runs flow B's step (the answer path reads the ticket's flow under the lock).
+    await say(server, graph, w.channel, two, 'ok');
+    await waitFor(async () => (await ticketOf(server, w.tenant.id, two)).status === 'closed', 'closed by flow B');
+  });
+});
+
 describe('generative chat set in the channel form (PUT /whatsapp/:id generativeChat)', () => {
   let w: FlowWorld;
   beforeAll(async () => {
