@@ -2,28 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSecureTokenStore, type SafeStorageLike } from './secure-token.store';
-
-/** Reversible stand-in for the OS keychain: XOR with a key, so the file is never the plain token. */
-class FakeSafeStorage implements SafeStorageLike {
-  available = true;
-  backend = 'gnome_libsecret';
-  key = 0x5a;
-  isEncryptionAvailable() {
-    return this.available;
-  }
-  encryptString(plainText: string) {
-    return Buffer.from([...Buffer.from(`v1:${plainText}`, 'utf8')].map((byte) => byte ^ this.key));
-  }
-  decryptString(encrypted: Buffer) {
-    const text = Buffer.from([...encrypted].map((byte) => byte ^ this.key)).toString('utf8');
-    if (!text.startsWith('v1:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
-    return text.slice(3);
-  }
-  getSelectedStorageBackend() {
-    return this.backend;
-  }
-}
+import { FakeSafeStorage } from './safe-storage.test-support';
+import { createSecureTokenStore } from './secure-token.store';
 
 let dir: string;
 let filePath: string;

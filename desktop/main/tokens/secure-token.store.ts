@@ -33,16 +33,19 @@ export interface SecureTokenStoreOptions {
  */
 const INSECURE_LINUX_BACKENDS = new Set(['basic_text', 'unknown']);
 
+/** True when safeStorage really protects what it encrypts (shared with the local cache's key). */
+export function isSecureStorageAvailable(safeStorage: SafeStorageLike, platform: NodeJS.Platform): boolean {
+  if (!safeStorage.isEncryptionAvailable()) return false;
+  if (platform === 'linux' && safeStorage.getSelectedStorageBackend) {
+    return !INSECURE_LINUX_BACKENDS.has(safeStorage.getSelectedStorageBackend());
+  }
+  return true;
+}
+
 export function createSecureTokenStore(options: SecureTokenStoreOptions): SecureTokenStore {
   const { safeStorage, filePath, platform } = options;
 
-  const isAvailable = () => {
-    if (!safeStorage.isEncryptionAvailable()) return false;
-    if (platform === 'linux' && safeStorage.getSelectedStorageBackend) {
-      return !INSECURE_LINUX_BACKENDS.has(safeStorage.getSelectedStorageBackend());
-    }
-    return true;
-  };
+  const isAvailable = () => isSecureStorageAvailable(safeStorage, platform);
 
   const clear = async () => {
     await rm(filePath, { force: true });
