@@ -1,0 +1,165 @@
+import type Database from 'better-sqlite3-multiple-ciphers';
+
+/**
+ * The local cache's schema, as numbered migrations (Signal Desktop's pattern): each runs once, in
+ * its own transaction, and the version reached is kept in SQLite's `user_version`, so a crash
+ * mid-migration leaves the previous version whole. Append new migrations; never edit a shipped
+ * one (installed caches already ran it).
+ */
+export interface CacheMigration {
+  version: number;
+  description: string;
+  up(db: Database.Database): void;
+}
+
+/** The cache was written by a newer app (a downgrade): its schema is unknown here. */
+export class CacheSchemaTooNewError extends Error {
+  readonly code = 'ERR_CACHE_SCHEMA_TOO_NEW';
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(`The local cache has schema version ${found}; this app knows up to ${supported}. It must be wiped and rebuilt.`);
+    this.name = 'CacheSchemaTooNewError';
+  }
+}
+
+/** Message bodies and contact names are searched without accents: "acao" finds "ação". */
+const SEARCH_TOKENIZER = `tokenize = 'unicode61 remove_diacritics 2'`;
+
+export const CACHE_MIGRATIONS: readonly CacheMigration[] = [
+  {
+    version: 1,
+    description: 'tickets, messages, contacts, sync state, tombstones, full-text search',
+    up(db) {
+      // Each row keeps the server's object as JSON (what the console renders) next to the columns
+      // the cache filters and orders on. Times are epoch milliseconds: integer comparison, no
+      // dependence on how the server formats ISO strings.
+      db.exec(`
+        CREATE TABLE contacts (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          number TEXT,
+          updated_at_ms INTEGER NOT NULL,
+          json TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TABLE tickets (
+          id INTEGER PRIMARY KEY,
+          status TEXT NOT NULL,
+          contact_id INTEGER NOT NULL,
+          contact_name TEXT NOT NULL,
+          user_id INTEGER,
+          queue_id INTEGER,
+          whatsapp_id INTEGER,
+          unread_messages INTEGER NOT NULL,
+          last_message TEXT,
+          last_message_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL,
+          json TEXT NOT NULL
+        ) STRICT;
+        -- The console's order within a status: newest activity first, id breaking ties.
+        CREATE INDEX tickets_by_status_activity ON tickets (status, last_message_at_ms DESC, id DESC);
+        CREATE INDEX tickets_by_contact ON tickets (contact_id);
+
+        -- A ticket's messages go with it (deletion, tombstone); messages of tickets the cache
+        -- does not hold are not kept.
+        CREATE TABLE messages (
+          id INTEGER PRIMARY KEY,
+          ticket_id INTEGER NOT NULL REFERENCES tickets (id) ON DELETE CASCADE,
+          contact_id INTEGER,
+          from_me INTEGER NOT NULL,
+          body TEXT NOT NULL,
+          media_type TEXT NOT NULL,
+          status TEXT NOT NULL,
+          ack INTEGER NOT NULL,
+          is_deleted INTEGER NOT NULL,
+          timestamp INTEGER,
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL,
+          json TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX messages_by_ticket ON messages (ticket_id, id);
+
+        -- The last domain-event seq applied (GET /sync?since=<seq>), per tenant.
+        CREATE TABLE sync_state (
+          tenant_id INTEGER PRIMARY KEY,
+          last_seq INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL
+        ) STRICT;
+
+        -- Rows removed by a sync event: an older copy arriving later (a snapshot page fetched
+        -- before the deletion, a replayed event) must not bring them back.
+        CREATE TABLE tombstones (
+          kind TEXT NOT NULL,
+          id INTEGER NOT NULL,
+          deleted_at_ms INTEGER NOT NULL,
+          PRIMARY KEY (kind, id)
+        ) STRICT, WITHOUT ROWID;
+
+        -- External-content FTS5: the text is stored once (in messages / contacts), the index
+        -- follows it through the triggers below.
+        CREATE VIRTUAL TABLE messages_fts USING fts5 (body, content = 'messages', content_rowid = 'id', ${SEARCH_TOKENIZER});
+        CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+          INSERT INTO messages_fts (rowid, body) VALUES (new.id, new.body);
+        END;
+        CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+          INSERT INTO messages_fts (messages_fts, rowid, body) VALUES ('delete', old.id, old.body);
+        END;
+        -- Most upserts change only the ack or status: leave the index alone then.
+        CREATE TRIGGER messages_fts_update AFTER UPDATE OF body ON messages WHEN old.body IS NOT new.body BEGIN
+          INSERT INTO messages_fts (messages_fts, rowid, body) VALUES ('delete', old.id, old.body);
+          INSERT INTO messages_fts (rowid, body) VALUES (new.id, new.body);
+        END;
+
+        CREATE VIRTUAL TABLE contacts_fts USING fts5 (name, number, content = 'contacts', content_rowid = 'id', ${SEARCH_TOKENIZER});
+        CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN
+          INSERT INTO contacts_fts (rowid, name, number) VALUES (new.id, new.name, new.number);
+        END;
+        CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts BEGIN
+          INSERT INTO contacts_fts (contacts_fts, rowid, name, number) VALUES ('delete', old.id, old.name, old.number);
+        END;
+        CREATE TRIGGER contacts_fts_update AFTER UPDATE OF name, number ON contacts
+          WHEN old.name IS NOT new.name OR old.number IS NOT new.number BEGIN
+          INSERT INTO contacts_fts (contacts_fts, rowid, name, number) VALUES ('delete', old.id, old.name, old.number);
+          INSERT INTO contacts_fts (rowid, name, number) VALUES (new.id, new.name, new.number);
+        END;
+      `);
+    },
+  },
+];
+
+export function latestCacheVersion(migrations: readonly CacheMigration[] = CACHE_MIGRATIONS): number {
+  return migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+}
+
+export function cacheSchemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database to the last migration's version; returns the versions before and after.
+ * Throws CacheSchemaTooNewError for a cache written by a newer app.
+ */
+export function migrateCache(
+  db: Database.Database,
+  migrations: readonly CacheMigration[] = CACHE_MIGRATIONS,
+): { from: number; to: number } {
+  migrations.forEach((migration, index) => {
+    // A gap or a reordering would skip or repeat a step on some installs: refuse it outright.
+    if (migration.version !== index + 1) {
+      throw new Error(`cache migration #${index} has version ${migration.version}; expected ${index + 1}`);
+    }
+  });
+  const from = cacheSchemaVersion(db);
+  const latest = latestCacheVersion(migrations);
+  if (from > latest) throw new CacheSchemaTooNewError(from, latest);
+  for (const migration of migrations.slice(from)) {
+    db.transaction(() => {
+      migration.up(db);
+      // user_version lives in the file header, written by the same transaction as the schema.
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+  return { from, to: latest };
+}
