@@ -60,7 +60,6 @@ export const CACHE_MIGRATIONS: readonly CacheMigration[] = [
         ) STRICT;
         -- The console's order within a status: newest activity first, id breaking ties.
         CREATE INDEX tickets_by_status_activity ON tickets (status, last_message_at_ms DESC, id DESC);
-        CREATE INDEX tickets_by_contact ON tickets (contact_id);
 
         -- A ticket's messages go with it (deletion, tombstone); messages of tickets the cache
         -- does not hold are not kept.

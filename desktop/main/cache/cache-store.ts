@@ -89,7 +89,10 @@ export interface CacheStore {
   deleteTicket(ticketId: number, deletedAt: string): boolean;
   listTickets(options?: TicketListOptions): TicketListPage;
   threadPage(ticketId: number, options?: ThreadPageOptions): ThreadPage;
-  /** Accent- and case-insensitive; every word must match, the last one as a prefix. */
+  /**
+   * Accent- and case-insensitive; every word must match, the last one as a prefix. Up to `limit`
+   * messages and up to `limit` contacts.
+   */
   search(text: string, limit?: number): CacheSearchResult;
   /** The last applied seq, or null before the first sync (take a snapshot then). */
   lastSeq(): number | null;
