@@ -76,7 +76,10 @@ describe('openCacheDatabase', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(latestCacheVersion());
     // A plain SQLite file starts with this header; an encrypted one starts with its random salt.
     expect(readFileSync(cache.filePath).subarray(0, 16).toString('latin1')).not.toBe('SQLite format 3\0');
-    if (process.platform !== 'win32') expect(statSync(cache.filePath).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32') {
+      createCacheStore(cache).upsertTickets([ticketFixture(1)]);
+      for (const suffix of ['', '-wal', '-shm']) expect(statSync(cache.filePath + suffix).mode & 0o777).toBe(0o600);
+    }
   });
 
   it('keeps no plaintext on disk: no message body, no contact name, no key, in the database or its WAL', () => {
