@@ -67,11 +67,6 @@ interface WriteItem {
 
 /** How long a flow read is reused without asking the database whether it changed. */
 export const FLOW_FRESH_MS = 2_000;
-/**
- * How long a channel's flow, as a facts read saw it, picks the one-transaction step for a new
- * ticket (stepFlowOf). Never a rule: the locked read checks it and falls back to the usual path.
- */
-export const CHANNEL_FLOW_KNOWN_MS = 5 * 60_000;
 
 /** Timings of the engine's own work per handled message (ms), for the benchmark. */
 export interface EngineStats {
@@ -101,8 +96,6 @@ export class ChatflowEngine {
   private collectStats = false;
   private readonly flowCache = new Map<string, LoadedFlow>();
   private readonly freshFlows = new Map<number, { tenantId: number; at: number; flow: LoadedFlow }>();
-  /** Each channel's flow as the last facts read saw it (by channel id), for stepFlowOf. */
-  private readonly channelFlows = new Map<number, { tenantId: number; flowId: number | null; at: number }>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -129,11 +122,6 @@ export class ChatflowEngine {
     if (!t.botActive && !t.created) return;
     if (event.inbound.type === 'reaction') return;
     const started = performance.now();
-    const planned = await this.stepFlowOf(event);
-    if (planned) {
-      const done = await this.stepUnderLock(event, planned, started);
-      if (done !== FALLBACK) return done;
-    }
     const facts = await this.loadFacts(event.tenantId, t.id);
     if (!facts || !this.botMayRun(facts)) return;
     const now = this.deps.clock.now();
@@ -317,91 +305,45 @@ export class ChatflowEngine {
       [ticketId, tenantId],
     )) as Record<string, any>[];
     if (!row) return null;
-    const facts = factsOf(row);
-    if (facts.whatsappId !== null)
-      this.channelFlows.set(facts.whatsappId, { tenantId: facts.tenantId, flowId: facts.channelFlowId, at: Date.now() });
-    return facts;
-  }
-
-  /**
-   * The flow a message's step will run, when the step can run in one transaction with its facts
-   * read under the ticket's lock (stepUnderLock): a ticket the bot talks with (its flow), or a new
-   * ticket on a channel whose flow is known from an earlier read (within CHANNEL_FLOW_KNOWN_MS), and a
-   * flow whose steps make no outside call (webhook, media, generative chat, another flow): those
-   * read the network or the database while deciding, which must not happen with the lock held
-   * (and on the embedded database, whose one connection the transaction holds, cannot).
-   */
-  private async stepFlowOf(event: InboundEvent): Promise<LoadedFlow | null> {
-    const t = event.ticket;
-    let flowId: number | null = null;
-    if (t.botActive) flowId = t.chatFlowId;
-    else if (t.created) {
-      const known = this.channelFlows.get(event.channel.id);
-      if (known && known.tenantId === event.tenantId && Date.now() - known.at < CHANNEL_FLOW_KNOWN_MS) flowId = known.flowId;
-    }
-    if (flowId === null) return null;
-    const flow = await this.loadFlow(event.tenantId, flowId);
-    return flow && flow.active && selfContained(flow) ? flow : null;
-  }
-
-  /**
-   * One step in one transaction: the facts read with the ticket's lock (the row as it is after
-   * the lock), the decision, then the writes. Four round trips instead of the facts' read and
-   * five (issue #14: a step's own overhead). The rules are onInbound's and writeOne's; FALLBACK
-   * when the read shows a case the usual path decides (another flow than the planned one).
-   */
-  private async stepUnderLock(
-    event: InboundEvent,
-    flow: LoadedFlow,
-    started: number,
-  ): Promise<void | 'handled' | typeof FALLBACK> {
-    const t = event.ticket;
-    const body = event.inbound.body ?? '';
-    let read = 0;
-    let decided = 0;
-    const result = await this.deps.events.transaction(async (tx0, _emit, emitMany) => {
-      const tx = withPreparedStatements(tx0);
-      const [row] = (await tx.query(LOCKED_FACTS_SQL, [t.id, event.tenantId])) as Record<string, any>[];
-      read = performance.now();
-      if (!row) return undefined;
-      const facts = factsOf(row);
-      if (!this.botMayRun(facts)) return undefined;
-      const now = this.deps.clock.now();
-      let outcome: Outcome;
-      let starting: boolean;
-      if (facts.state) {
-        if (facts.state.variables[BOT_RESUME_KEY]) return 'handled' as const;
-        if (facts.state.chatFlowId !== flow.id) return FALLBACK;
-        // A running bot needs botActive still on (see writeOne).
-        if (!facts.botActive) return undefined;
-        outcome = await this.answer(facts, flow, body, now);
-        starting = false;
-      } else if (t.created && !facts.botActive && facts.channelFlowId !== null) {
-        if (facts.channelFlowId !== flow.id) return FALLBACK;
-        const keyword = normalizeText(flow.definition.settings.startKeyword);
-        if (keyword && !normalizeText(body).includes(keyword)) return undefined;
-        outcome = await this.start(facts, flow, body, now);
-        starting = true;
-      } else return undefined;
-      decided = performance.now();
-      const current = ticketOfLockedRow(row);
-      const buffered = bufferedEmit();
-      const deferred: StatementPart[] = [];
-      const ids = await applyOutcome(this.deps.logger, tx, buffered.emit, current, flow, outcome, now, starting, {
-        txNow: row.txNow as Date,
-        parts: deferred,
-      });
-      await emitMany(facts.tenantId, buffered.pending, deferred);
-      return { ids, resumeInMs: outcome.resumeInMs };
-    });
-    if (result === FALLBACK || result === undefined || result === 'handled') return result;
-    await this.afterCommit(t.id, result.ids, result.resumeInMs);
-    if (this.collectStats) {
-      const end = performance.now();
-      this.stats.samples.push(end - started);
-      this.stats.phases.push([read - started, decided - read, end - decided]);
-    }
-    return 'handled';
+    const name = String(row.name ?? '').trim();
+    const words = name.split(/\s+/).filter(Boolean);
+    return {
+      ticketId: row.ticketId,
+      tenantId: row.tenantId,
+      contactId: row.contactId,
+      whatsappId: row.whatsappId,
+      userId: row.userId,
+      status: row.status,
+      isGroup: row.isGroup,
+      botActive: row.botActive,
+      chatFlowId: row.chatFlowId,
+      protocol: row.protocol ?? '',
+      channelFlowId: row.channelFlowId,
+      blockChatbot: row.blockChatbot,
+      contact: {
+        name,
+        number: row.number ?? '',
+        email: row.email ?? '',
+        cpf: row.cpfCnpj ?? '',
+        firstName: (row.firstName ?? '').trim() || words[0] || '',
+        lastName: (row.lastName ?? '').trim() || (words.length > 1 ? words[words.length - 1] : ''),
+        businessName: row.businessName ?? '',
+      },
+      // The ticket queue's own week, else the tenant's: the absence-message hook's rule.
+      businessHours: weekOfTicket(row.queueWeek, row.tenantWeek).week,
+      timeZone: tenantTimeZone(row.timeZone),
+      state:
+        row.stateFlowId === null || row.stateFlowId === undefined
+          ? null
+          : {
+              chatFlowId: row.stateFlowId,
+              stepId: row.stepId,
+              attempts: row.attempts,
+              variables: row.variables ?? {},
+              dueAt: row.dueAt ? new Date(row.dueAt) : null,
+              version: row.version,
+            },
+    };
   }
 
   /** A flow of the tenant, parsed once per version (its updatedAt). */
@@ -790,116 +732,6 @@ export class ChatflowEngine {
     }
   }
 
-}
-
-/** stepUnderLock's answer when the usual path must decide. */
-const FALLBACK = Symbol('fallback');
-
-/** The columns of the facts read (loadFacts) that are not the ticket's own (TICKET_COLUMNS). */
-const FACT_COLUMNS = `t.id AS "ticketId", ch."chatFlowId" AS "channelFlowId",
-       c.name, c.number, c.email, c."cpfCnpj", c."firstName", c."lastName", c."businessName", c."blockChatbot",
-       tn."businessHours" AS "tenantWeek", q."businessHours" AS "queueWeek",
-       (SELECT s.value FROM settings s WHERE s."tenantId" = t."tenantId" AND s.key = 'timeZone') AS "timeZone",
-       b."chatFlowId" AS "stateFlowId", b."stepId", b.attempts, b.variables, b."dueAt", b."updatedAt"::text AS version`;
-const FACT_KEYS = [
-  'ticketId',
-  'channelFlowId',
-  'name',
-  'number',
-  'email',
-  'cpfCnpj',
-  'firstName',
-  'lastName',
-  'businessName',
-  'blockChatbot',
-  'tenantWeek',
-  'queueWeek',
-  'timeZone',
-  'stateFlowId',
-  'stepId',
-  'attempts',
-  'variables',
-  'dueAt',
-  'version',
-  'planMode',
-  'txNow',
-] as const;
-
-/**
- * The ticket as events present it and the step's facts, read with the ticket's row lock (FOR
- * UPDATE OF t: the joined rows are read, not locked), switching the transaction's named
- * statements to generic plans (see writeOne) and with the transaction's time.
- */
-const LOCKED_FACTS_SQL = `SELECT ${TICKET_COLUMNS}, ${FACT_COLUMNS},
-       set_config('plan_cache_mode', 'force_generic_plan', true) AS "planMode", now() AS "txNow"
-  ${TICKET_FROM}
-  JOIN tenants tn ON tn.id = t."tenantId"
-  LEFT JOIN ticket_bot_states b ON b."ticketId" = t.id
- WHERE t.id = $1 AND t."tenantId" = $2
-   FOR UPDATE OF t`;
-
-/** The ticket's own columns of a LOCKED_FACTS_SQL row. */
-function ticketOfLockedRow(row: Record<string, any>): TicketRow {
-  const ticket: Record<string, unknown> = { ...row };
-  for (const key of FACT_KEYS) delete ticket[key];
-  return ticket as unknown as TicketRow;
-}
-
-/** The facts of a row of the facts read (loadFacts, LOCKED_FACTS_SQL). */
-function factsOf(row: Record<string, any>): Facts {
-  const name = String(row.name ?? '').trim();
-  const words = name.split(/\s+/).filter(Boolean);
-  return {
-    ticketId: row.ticketId,
-    tenantId: row.tenantId,
-    contactId: row.contactId,
-    whatsappId: row.whatsappId,
-    userId: row.userId,
-    status: row.status,
-    isGroup: row.isGroup,
-    botActive: row.botActive,
-    chatFlowId: row.chatFlowId,
-    protocol: row.protocol ?? '',
-    channelFlowId: row.channelFlowId,
-    blockChatbot: row.blockChatbot,
-    contact: {
-      name,
-      number: row.number ?? '',
-      email: row.email ?? '',
-      cpf: row.cpfCnpj ?? '',
-      firstName: (row.firstName ?? '').trim() || words[0] || '',
-      lastName: (row.lastName ?? '').trim() || (words.length > 1 ? words[words.length - 1] : ''),
-      businessName: row.businessName ?? '',
-    },
-    // The ticket queue's own week, else the tenant's: the absence-message hook's rule.
-    businessHours: weekOfTicket(row.queueWeek, row.tenantWeek).week,
-    timeZone: tenantTimeZone(row.timeZone),
-    state:
-      row.stateFlowId === null || row.stateFlowId === undefined
-        ? null
-        : {
-            chatFlowId: row.stateFlowId,
-            stepId: row.stepId,
-            attempts: row.attempts,
-            variables: row.variables ?? {},
-            dueAt: row.dueAt ? new Date(row.dueAt) : null,
-            version: row.version,
-          },
-  };
-}
-
-/** Interactions that call out (the network, or the database for another flow) while the step is decided. */
-const OUTSIDE_CALLS = new Set<string>(['webhook', 'media', 'generativeChat', 'startFlow']);
-const selfContainedFlows = new WeakMap<FlowDefinition, boolean>();
-
-/** Whether no step of the flow calls out while deciding (stepFlowOf). */
-function selfContained(flow: LoadedFlow): boolean {
-  let known = selfContainedFlows.get(flow.definition);
-  if (known === undefined) {
-    known = flow.definition.steps.every((step) => step.interactions.every((i) => !OUTSIDE_CALLS.has(i.type)));
-    selfContainedFlows.set(flow.definition, known);
-  }
-  return known;
 }
 
 function stepOf(flow: FlowDefinition, id: string): FlowStep | undefined {
