@@ -29,7 +29,7 @@ import { contactFixture, isoAt, messageFixture, ticketFixture } from '../../desk
 import { loadOrCreateCacheKey } from '../../desktop/main/cache/cache-key';
 import { createCacheStore, type CacheStore } from '../../desktop/main/cache/cache-store';
 import { FakeSafeStorage } from '../../desktop/main/tokens/safe-storage.test-support';
-import { latencyStats } from './support/bench-support';
+import { MESSAGE_WORDS, latencyStats } from './support/bench-support';
 
 const RUNS = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 100;
 const WARMUP = 5;
@@ -42,18 +42,7 @@ const SYNC_ROUNDS = 5;
 const account: CacheAccount = { serverOrigin: 'https://atende.example.com', tenantId: 1, userId: 7 };
 
 const WORDS = [
-  'pedido',
-  'entrega',
-  'boleto',
-  'obrigado',
-  'olá',
-  'bom dia',
-  'quando',
-  'chega',
-  'nota fiscal',
-  'endereço',
-  'pagamento',
-  'pix',
+  ...MESSAGE_WORDS,
   'ação',
   'promoção',
   'atendimento',

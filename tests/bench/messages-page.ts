@@ -23,7 +23,7 @@ import { hashPassword } from '../../server/src/core/passwords';
 import { MESSAGE_SELECT } from '../../server/src/modules/messages/messages.query';
 import { threadPageSql } from '../../server/src/modules/messages/messages.service';
 import { startServer } from '../../server/src/server';
-import { createBenchDatabase, latencyStats as stats } from './support/bench-support';
+import { MESSAGE_WORDS, createBenchDatabase, latencyStats as stats } from './support/bench-support';
 import { loginBody } from '../helpers/captcha';
 
 const REQUESTS = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 200;
@@ -35,20 +35,7 @@ const DEEP_PAGES = 500;
 /** A ticket that went quiet: all its messages are older than the million that came after. */
 const QUIET_MESSAGES = 20_000;
 
-const WORDS = [
-  'pedido',
-  'entrega',
-  'boleto',
-  'obrigado',
-  'olá',
-  'bom dia',
-  'quando',
-  'chega',
-  'nota fiscal',
-  'endereço',
-  'pagamento',
-  'pix',
-];
+const WORDS = [...MESSAGE_WORDS];
 
 async function main() {
   const db = await createBenchDatabase('atende_bench_msg');

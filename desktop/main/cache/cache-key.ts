@@ -1,6 +1,6 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { readFileIfPresent, writePrivateFile } from '../security/private-file';
 import { isSecureStorageAvailable, type SafeStorageLike } from '../tokens/secure-token.store';
 
 /** SQLCipher's raw key size (AES-256): used as is, so opening the cache runs no key derivation. */
@@ -58,17 +58,7 @@ export async function loadOrCreateCacheKey(options: CacheKeyOptions): Promise<Ca
   // fresh key and a re-sync cost less than keeping the agent out.
   const key = (options.randomBytes ?? cryptoRandomBytes)(CACHE_KEY_BYTES);
   if (key.length !== CACHE_KEY_BYTES) throw new Error(`cache key must be ${CACHE_KEY_BYTES} bytes`);
-  const encrypted = safeStorage.encryptString(key.toString('hex'));
-  await mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
-  // Write then rename: a crash mid-write leaves the previous file, never a truncated key.
-  const temporary = `${filePath}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, encrypted, { mode: 0o600 });
-    await rename(temporary, filePath);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writePrivateFile(filePath, safeStorage.encryptString(key.toString('hex')), 0o700);
   return { key, created: true };
 }
 
@@ -78,13 +68,8 @@ export async function deleteCacheKey(filePath: string): Promise<void> {
 }
 
 async function readKey(safeStorage: SafeStorageLike, filePath: string): Promise<Buffer | null> {
-  let encrypted: Buffer;
-  try {
-    encrypted = await readFile(filePath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const encrypted = await readFileIfPresent(filePath);
+  if (encrypted === null) return null;
   let text: string;
   try {
     text = safeStorage.decryptString(encrypted);

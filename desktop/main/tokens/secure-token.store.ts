@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { readFileIfPresent, writePrivateFile } from '../security/private-file';
 
 /** The parts of Electron's safeStorage used here (injected, so tests run under plain Node). */
 export interface SafeStorageLike {
@@ -59,23 +59,13 @@ export function createSecureTokenStore(options: SecureTokenStoreOptions): Secure
         await clear();
         return false;
       }
-      const encrypted = safeStorage.encryptString(token);
-      await mkdir(path.dirname(filePath), { recursive: true });
-      // Write then rename: a crash mid-write leaves the previous token, never a truncated file.
-      const temporary = `${filePath}.${process.pid}.tmp`;
-      await writeFile(temporary, encrypted, { mode: 0o600 });
-      await rename(temporary, filePath);
+      await writePrivateFile(filePath, safeStorage.encryptString(token));
       return true;
     },
     async load() {
       if (!isAvailable()) return null;
-      let encrypted: Buffer;
-      try {
-        encrypted = await readFile(filePath);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
+      const encrypted = await readFileIfPresent(filePath);
+      if (encrypted === null) return null;
       try {
         return safeStorage.decryptString(encrypted);
       } catch {

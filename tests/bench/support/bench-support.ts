@@ -6,6 +6,22 @@ import { Client } from 'pg';
 
 /** What the benchmarks share: a throw-away database and data folder, and latency statistics. */
 
+/** Portuguese words the benchmarks build message bodies from. */
+export const MESSAGE_WORDS = [
+  'pedido',
+  'entrega',
+  'boleto',
+  'obrigado',
+  'olá',
+  'bom dia',
+  'quando',
+  'chega',
+  'nota fiscal',
+  'endereço',
+  'pagamento',
+  'pix',
+] as const;
+
 export const BENCH_BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface BenchDatabase {
