@@ -6,6 +6,9 @@
  * constants, so there is no generic `send(channel)` to abuse (Mattermost / Element desktop).
  * This file is imported by main, preload and renderer: it must stay free of Node and DOM APIs.
  */
+import type { ContactDto } from './schemas/contacts';
+import type { MessageDto } from './schemas/messages';
+import type { TicketDto, TicketStatus } from './schemas/tickets';
 
 /** Renderer -> main requests (ipcRenderer.invoke / ipcMain.handle). */
 export const DESKTOP_INVOKE_CHANNELS = {
@@ -14,6 +17,12 @@ export const DESKTOP_INVOKE_CHANNELS = {
   getRefreshToken: 'desktop:refresh-token:get',
   setRefreshToken: 'desktop:refresh-token:set',
   clearRefreshToken: 'desktop:refresh-token:clear',
+  accountBegin: 'desktop:account:begin',
+  accountToken: 'desktop:account:token',
+  accountEnd: 'desktop:account:end',
+  cacheTickets: 'desktop:cache:tickets',
+  cacheThread: 'desktop:cache:thread',
+  cacheSearch: 'desktop:cache:search',
 } as const;
 
 /** Main -> renderer pushes (webContents.send / ipcRenderer.on). */
@@ -46,6 +55,8 @@ export const DESKTOP_LIMITS = {
   notificationBodyMax: 1000,
   badgeCountMax: 9999,
   refreshTokenMax: 4096,
+  accessTokenMax: 8192,
+  cacheSearchTextMax: 200,
   deepLinkMax: 2048,
 } as const;
 
@@ -97,6 +108,70 @@ export interface DeepLink {
 
 export type Unsubscribe = () => void;
 
+// ---------- the local cache (issue #15): read shapes answered by main ----------
+
+/** Position after the last ticket of a page (the console's order: activity, then id). */
+export interface TicketCursor {
+  lastMessageAtMs: number;
+  id: number;
+}
+
+export interface TicketListOptions {
+  /** One status or several; the console's default (open and pending) when omitted. */
+  status?: TicketStatus | readonly TicketStatus[];
+  limit?: number;
+  /** `nextBefore` of the previous page. */
+  before?: TicketCursor | null;
+}
+
+export interface TicketListPage {
+  tickets: TicketDto[];
+  hasMore: boolean;
+  nextBefore: TicketCursor | null;
+}
+
+export interface ThreadPageOptions {
+  limit?: number;
+  /** Messages older than this id (`nextBefore` of the previous page). */
+  beforeId?: number | null;
+}
+
+/** Newest message first, as GET /messages/{ticketId} answers. */
+export interface ThreadPage {
+  messages: MessageDto[];
+  hasMore: boolean;
+  nextBefore: number | null;
+}
+
+export interface CacheSearchResult {
+  /** Newest first. */
+  messages: MessageDto[];
+  /** Best match first. */
+  contacts: ContactDto[];
+}
+
+/** The account whose local cache main opened: the one the server confirmed for the token. */
+export interface DesktopAccount {
+  tenantId: number;
+  userId: number;
+  /** False when opened offline: the last account the server confirmed here, not re-checked yet. */
+  verified: boolean;
+}
+
+/**
+ * The local cache, read from the main process (no SQL crosses the bridge). `begin` resolves null
+ * when this system has no secure storage for the cache key: the console then runs online only.
+ */
+export interface DesktopCacheApi {
+  begin(accessToken: string): Promise<DesktopAccount | null>;
+  setAccessToken(accessToken: string): Promise<void>;
+  /** `wipe: true` on logout (the cache goes); false when the window closes. */
+  end(options: { wipe: boolean }): Promise<void>;
+  tickets(options?: TicketListOptions): Promise<TicketListPage>;
+  thread(ticketId: number, options?: ThreadPageOptions): Promise<ThreadPage>;
+  search(text: string, limit?: number): Promise<CacheSearchResult>;
+}
+
 export interface DesktopApi {
   readonly appVersion: string;
   readonly platform: DesktopPlatform;
@@ -122,6 +197,7 @@ export interface DesktopApi {
     set(token: string): Promise<boolean>;
     clear(): Promise<void>;
   };
+  readonly cache: DesktopCacheApi;
 }
 
 declare global {

@@ -59,6 +59,7 @@ describe('createDesktopApi', () => {
       [
         'apiBaseUrl',
         'appVersion',
+        'cache',
         'notify',
         'onDeepLink',
         'onNotificationClick',
@@ -68,6 +69,7 @@ describe('createDesktopApi', () => {
       ].sort(),
     );
     expect(Object.keys(api.refreshToken).sort()).toEqual(['clear', 'get', 'set']);
+    expect(Object.keys(api.cache).sort()).toEqual(['begin', 'end', 'search', 'setAccessToken', 'thread', 'tickets']);
     expect(api).not.toHaveProperty('send');
     expect(api).not.toHaveProperty('invoke');
     expect(api).not.toHaveProperty('ipcRenderer');

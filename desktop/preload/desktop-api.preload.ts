@@ -2,12 +2,16 @@ import {
   DESKTOP_EVENT_CHANNELS,
   DESKTOP_INVOKE_CHANNELS,
   DESKTOP_LISTENING_CHANNEL,
+  type CacheSearchResult,
   type DeepLink,
+  type DesktopAccount,
   type DesktopApi,
   type DesktopEventName,
   type DesktopNotificationRequest,
   type DesktopPlatform,
   type NotificationClick,
+  type ThreadPage,
+  type TicketListPage,
   type Unsubscribe,
   readDesktopArgument,
 } from '@shared/desktop-api';
@@ -113,6 +117,29 @@ export function createDesktopApi(input: DesktopApiInput): DesktopApi {
       },
       async clear() {
         await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.clearRefreshToken);
+      },
+    },
+    // Main validates every argument again; here only the documented fields are copied across.
+    cache: {
+      async begin(accessToken) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.accountBegin, accessToken)) as DesktopAccount | null;
+      },
+      async setAccessToken(accessToken) {
+        await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.accountToken, accessToken);
+      },
+      async end(options) {
+        await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.accountEnd, { wipe: options?.wipe === true });
+      },
+      async tickets(options) {
+        const query = options ? { status: options.status, limit: options.limit, before: options.before } : undefined;
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.cacheTickets, query)) as TicketListPage;
+      },
+      async thread(ticketId, options) {
+        const query = options ? { limit: options.limit, beforeId: options.beforeId } : undefined;
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.cacheThread, ticketId, query)) as ThreadPage;
+      },
+      async search(text, limit) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.cacheSearch, text, limit)) as CacheSearchResult;
       },
     },
   };

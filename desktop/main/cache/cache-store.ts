@@ -16,45 +16,16 @@ import type { CacheDatabase } from './cache-database';
  * shapes (TicketDto, MessageDto, ContactDto); the SQL stays in this folder.
  */
 
-/** Position after the last ticket of a page (the console's order: activity, then id). */
-export interface TicketCursor {
-  lastMessageAtMs: number;
-  id: number;
-}
-
-export interface TicketListOptions {
-  /** One status or several; the console's default (open and pending) when omitted. */
-  status?: TicketStatus | readonly TicketStatus[];
-  limit?: number;
-  /** `nextBefore` of the previous page. */
-  before?: TicketCursor | null;
-}
-
-export interface TicketListPage {
-  tickets: TicketDto[];
-  hasMore: boolean;
-  nextBefore: TicketCursor | null;
-}
-
-export interface ThreadPageOptions {
-  limit?: number;
-  /** Messages older than this id (`nextBefore` of the previous page). */
-  beforeId?: number | null;
-}
-
-/** Newest message first, as GET /messages/{ticketId} answers. */
-export interface ThreadPage {
-  messages: MessageDto[];
-  hasMore: boolean;
-  nextBefore: number | null;
-}
-
-export interface CacheSearchResult {
-  /** Newest first. */
-  messages: MessageDto[];
-  /** Best match first. */
-  contacts: ContactDto[];
-}
+// The read shapes cross the preload bridge: they live in the contract shared with the renderer.
+export type {
+  CacheSearchResult,
+  ThreadPage,
+  ThreadPageOptions,
+  TicketCursor,
+  TicketListOptions,
+  TicketListPage,
+} from '@shared/desktop-api';
+import type { CacheSearchResult, ThreadPage, ThreadPageOptions, TicketListOptions, TicketListPage } from '@shared/desktop-api';
 
 export interface TicketDeletion {
   ticketId: number;

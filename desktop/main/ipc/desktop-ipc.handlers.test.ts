@@ -1,30 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DESKTOP_INVOKE_CHANNELS, DESKTOP_LISTENING_CHANNEL } from '@shared/desktop-api';
 import type { SecureTokenStore } from '../tokens/secure-token.store';
-import { isTrustedSenderFrame, registerDesktopIpcHandlers, type IpcMainLike } from './desktop-ipc.handlers';
-
-class FakeIpcMain implements IpcMainLike {
-  handlers = new Map<string, (event: any, ...args: any[]) => unknown>();
-  listeners = new Map<string, (event: any, ...args: any[]) => void>();
-  handle(channel: string, listener: (event: any, ...args: any[]) => unknown) {
-    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
-    this.handlers.set(channel, listener);
-  }
-  removeHandler(channel: string) {
-    this.handlers.delete(channel);
-  }
-  on(channel: string, listener: (event: any, ...args: any[]) => void) {
-    this.listeners.set(channel, listener);
-  }
-  removeListener(channel: string) {
-    this.listeners.delete(channel);
-  }
-  invoke(channel: string, event: unknown, ...args: unknown[]) {
-    const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`no handler for ${channel}`);
-    return Promise.resolve(handler(event, ...args));
-  }
-}
+import { isTrustedSenderFrame, registerDesktopIpcHandlers } from './desktop-ipc.handlers';
+import { FakeIpcMain } from './fake-ipc-main.test-support';
 
 const appEvent = { senderFrame: { url: 'app://desktop/index.html#/tickets', parent: null } };
 const foreignEvent = { senderFrame: { url: 'https://evil.example/', parent: null } };

@@ -4,9 +4,22 @@ import {
   type DesktopEventName,
   type DesktopNotificationRequest,
 } from '@shared/desktop-api';
+import { AccountSessionError, type AccountSession } from '../account/account-session';
+import { CacheKeyUnavailableError } from '../cache/cache-key';
 import { isOneOfOrigins } from '../security/origin.matcher';
 import type { SecureTokenStore } from '../tokens/secure-token.store';
-import { clampBadgeCount, parseListeningEvent, parseNotificationRequest, parseRefreshToken } from './desktop-ipc.validation';
+import {
+  clampBadgeCount,
+  parseAccessToken,
+  parseAccountEnd,
+  parseListeningEvent,
+  parseNotificationRequest,
+  parseRefreshToken,
+  parseSearchRequest,
+  parseThreadRequest,
+  parseTicketListOptions,
+  type Parsed,
+} from './desktop-ipc.validation';
 
 /** The parts of Electron's IpcMainInvokeEvent / IpcMainEvent these handlers look at. */
 export interface IpcSenderFrameLike {
@@ -46,6 +59,8 @@ export interface DesktopIpcDependencies {
   setBadgeCount: (count: number) => void;
   tokenStore: SecureTokenStore;
   markRendererListening: (name: DesktopEventName) => void;
+  /** The local cache's owner (issue #15); absent, the cache channels answer ERR_DESKTOP_NO_ACCOUNT. */
+  account?: AccountSession;
   logger?: { warn: (message: string, meta?: Record<string, unknown>) => void };
 }
 
@@ -56,6 +71,26 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
       deps.logger?.warn('desktop IPC refused: untrusted sender', { channel, url: event?.senderFrame?.url });
       throw new DesktopIpcError('ERR_DESKTOP_UNTRUSTED_SENDER');
     }
+  };
+
+  const valid = <T>(parsed: Parsed<T>): T => {
+    if (!parsed.ok) throw new DesktopIpcError(`ERR_DESKTOP_INVALID_INPUT: ${parsed.error}`);
+    return parsed.value;
+  };
+  const account = (): AccountSession => {
+    if (!deps.account) throw new DesktopIpcError('ERR_DESKTOP_NO_ACCOUNT: the local cache is not available');
+    return deps.account;
+  };
+  const openStore = () => {
+    const open = account().current();
+    if (!open) throw new DesktopIpcError('ERR_DESKTOP_NO_ACCOUNT: no account is open');
+    return open.store;
+  };
+  // Only the code and its sentence reach the page: no stack, no file path of this machine.
+  const bridgeError = (error: unknown): Error => {
+    if (error instanceof AccountSessionError) return new DesktopIpcError(error.message);
+    deps.logger?.warn('desktop cache failed', { error: error instanceof Error ? error.message : String(error) });
+    return new DesktopIpcError('ERR_DESKTOP_CACHE: the local cache failed');
   };
 
   const handlers: Record<string, (event: IpcEventLike, ...args: unknown[]) => unknown> = {
@@ -74,6 +109,35 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
       return deps.tokenStore.save(parsed.value);
     },
     [DESKTOP_INVOKE_CHANNELS.clearRefreshToken]: () => deps.tokenStore.clear(),
+    [DESKTOP_INVOKE_CHANNELS.accountBegin]: async (_event, input) => {
+      const token = valid(parseAccessToken(input));
+      try {
+        const open = await account().begin(token);
+        return { tenantId: open.account.tenantId, userId: open.account.userId, verified: open.verified };
+      } catch (error) {
+        // No secure storage for the key: the console runs online only, as in the browser.
+        if (error instanceof CacheKeyUnavailableError) return null;
+        throw bridgeError(error);
+      }
+    },
+    [DESKTOP_INVOKE_CHANNELS.accountToken]: (_event, input) => {
+      const token = valid(parseAccessToken(input));
+      try {
+        account().setAccessToken(token);
+      } catch (error) {
+        throw bridgeError(error);
+      }
+    },
+    [DESKTOP_INVOKE_CHANNELS.accountEnd]: (_event, input) => account().end(valid(parseAccountEnd(input))),
+    [DESKTOP_INVOKE_CHANNELS.cacheTickets]: (_event, input) => openStore().listTickets(valid(parseTicketListOptions(input))),
+    [DESKTOP_INVOKE_CHANNELS.cacheThread]: (_event, ticketId, input) => {
+      const request = valid(parseThreadRequest(ticketId, input));
+      return openStore().threadPage(request.ticketId, request.options);
+    },
+    [DESKTOP_INVOKE_CHANNELS.cacheSearch]: (_event, text, limit) => {
+      const request = valid(parseSearchRequest(text, limit));
+      return openStore().search(request.text, request.limit);
+    },
   };
 
   for (const [channel, handler] of Object.entries(handlers)) {

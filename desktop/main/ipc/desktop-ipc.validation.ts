@@ -1,4 +1,13 @@
-import { DESKTOP_EVENT_NAMES, DESKTOP_LIMITS, type DesktopEventName, type DesktopNotificationRequest } from '@shared/desktop-api';
+import { z } from 'zod';
+import {
+  DESKTOP_EVENT_NAMES,
+  DESKTOP_LIMITS,
+  type DesktopEventName,
+  type DesktopNotificationRequest,
+  type ThreadPageOptions,
+  type TicketListOptions,
+} from '@shared/desktop-api';
+import { TICKET_STATUSES } from '@shared/schemas/tickets';
 import { hasControlCharacters } from '../security/control-characters';
 
 /**
@@ -63,4 +72,61 @@ export function parseListeningEvent(input: unknown): DesktopEventName | null {
   return typeof input === 'string' && (DESKTOP_EVENT_NAMES as readonly string[]).includes(input)
     ? (input as DesktopEventName)
     : null;
+}
+
+/** Access tokens are JWTs: three base64url parts, bounded length. */
+export function parseAccessToken(input: unknown): Parsed<string> {
+  if (typeof input !== 'string' || input.length === 0) return { ok: false, error: 'token must be a non-empty string' };
+  if (input.length > DESKTOP_LIMITS.accessTokenMax) return { ok: false, error: `token must be at most ${DESKTOP_LIMITS.accessTokenMax} characters` };
+  if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(input)) return { ok: false, error: 'token must be a JWT' };
+  return { ok: true, value: input };
+}
+
+const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const pageLimit = z.number().int().min(1).max(500);
+
+const ticketListSchema = z
+  .strictObject({
+    status: z.union([z.enum(TICKET_STATUSES), z.array(z.enum(TICKET_STATUSES)).min(1).max(TICKET_STATUSES.length)]).optional(),
+    limit: pageLimit.optional(),
+    before: z.strictObject({ lastMessageAtMs: z.number().int(), id: positiveId }).nullable().optional(),
+  })
+  .optional();
+
+const threadSchema = z.strictObject({ limit: pageLimit.optional(), beforeId: positiveId.nullable().optional() }).optional();
+
+function fromZod<T>(result: { success: true; data: T } | { success: false; error: z.ZodError }): Parsed<T> {
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0];
+  return { ok: false, error: `${issue.path.join('.') || 'input'}: ${issue.message}` };
+}
+
+/** Drops the keys the preload copied as undefined, so strict objects judge only what was sent. */
+function defined(input: unknown): unknown {
+  if (!isPlainObject(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+}
+
+export function parseTicketListOptions(input: unknown): Parsed<TicketListOptions | undefined> {
+  return fromZod(ticketListSchema.safeParse(input === null ? undefined : defined(input)));
+}
+
+export function parseThreadRequest(ticketId: unknown, input: unknown): Parsed<{ ticketId: number; options: ThreadPageOptions | undefined }> {
+  if (!positiveId.safeParse(ticketId).success) return { ok: false, error: 'ticketId must be a positive integer' };
+  const options = fromZod(threadSchema.safeParse(input === null ? undefined : defined(input)));
+  return options.ok ? { ok: true, value: { ticketId: ticketId as number, options: options.value } } : options;
+}
+
+export function parseSearchRequest(text: unknown, limit: unknown): Parsed<{ text: string; limit: number | undefined }> {
+  if (typeof text !== 'string') return { ok: false, error: 'text must be a string' };
+  if (text.length > DESKTOP_LIMITS.cacheSearchTextMax) {
+    return { ok: false, error: `text must be at most ${DESKTOP_LIMITS.cacheSearchTextMax} characters` };
+  }
+  if (limit !== undefined && limit !== null && !pageLimit.safeParse(limit).success) return { ok: false, error: 'limit must be an integer from 1 to 500' };
+  return { ok: true, value: { text, limit: (limit ?? undefined) as number | undefined } };
+}
+
+export function parseAccountEnd(input: unknown): Parsed<{ wipe: boolean }> {
+  if (!isPlainObject(input) || typeof input.wipe !== 'boolean') return { ok: false, error: 'wipe must be a boolean' };
+  return { ok: true, value: { wipe: input.wipe } };
 }

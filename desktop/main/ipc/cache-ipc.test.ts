@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DESKTOP_INVOKE_CHANNELS } from '@shared/desktop-api';
+import { startTestServer, type TestServer } from '../../../tests/helpers/test-server';
+import { createDesktopApi } from '../../preload/desktop-api.preload';
+import { createAccountSession, type AccountSession } from '../account/account-session';
+import { isoAt, messageFixture, ticketFixture } from '../cache/cache-fixtures.test-support';
+import { loadOrCreateCacheKey } from '../cache/cache-key';
+import { FakeSafeStorage } from '../tokens/safe-storage.test-support';
+import { registerDesktopIpcHandlers } from './desktop-ipc.handlers';
+import { FakeIpcMain } from './fake-ipc-main.test-support';
+
+/**
+ * The cache's reads as the renderer makes them: window.desktop.cache (the real preload bridge) ->
+ * IPC -> the main process's handlers -> the account session's encrypted cache, with the account
+ * confirmed by the real server.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+const directories: string[] = [];
+const sessions: AccountSession[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.end({ wipe: false });
+  for (const d of directories.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const appEvent = { senderFrame: { url: 'app://desktop/index.html#/atendimento', parent: null } };
+
+function setup(options: { safeStorageAvailable?: boolean } = {}) {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'atende-cache-ipc-'));
+  directories.push(directory);
+  const safeStorage = new FakeSafeStorage();
+  safeStorage.available = options.safeStorageAvailable ?? true;
+  const account = createAccountSession({
+    serverOrigin: server.url,
+    cacheDirectory: directory,
+    loadKey: () => loadOrCreateCacheKey({ safeStorage, filePath: path.join(directory, 'cache-key.bin'), platform: 'linux' }),
+  });
+  sessions.push(account);
+  const ipcMain = new FakeIpcMain();
+  const logger = { warn: vi.fn() };
+  registerDesktopIpcHandlers({
+    ipcMain,
+    appOrigins: () => ['app://desktop'],
+    showNotification: () => undefined,
+    setBadgeCount: () => undefined,
+    tokenStore: { save: async () => true, load: async () => null, clear: async () => undefined, isAvailable: () => true },
+    markRendererListening: () => undefined,
+    account,
+    logger,
+  });
+  // The renderer's side: the preload's bridge over an ipcRenderer that reaches these handlers.
+  const desktop = createDesktopApi({
+    ipcRenderer: {
+      invoke: (channel, ...args) => ipcMain.invoke(channel, appEvent, ...args),
+      send: () => undefined,
+      on: () => undefined,
+      removeListener: () => undefined,
+    },
+    appVersion: '1.0.0',
+    platform: 'linux',
+    apiBaseUrl: server.url,
+  });
+  return { desktop, account, ipcMain, logger };
+}
+
+describe('the local cache over the preload bridge', () => {
+  it('begins the account the token names, then answers pages, threads and searches from the cache', async () => {
+    const { tenant, users } = await server.createTenantWithUsers();
+    const { desktop, account } = setup();
+    expect(await desktop.cache.begin(users.user.token)).toEqual({ tenantId: tenant.id, userId: users.user.id, verified: true });
+
+    // What a sync writes (the sync engine's part); read back through the bridge.
+    const store = account.current()!.store;
+    store.upsertTickets([ticketFixture(1, { lastMessageAt: isoAt(10) }), ticketFixture(2, { lastMessageAt: isoAt(20) })]);
+    store.upsertMessages([
+      messageFixture(11, 1, { body: 'Pedido de orçamento', createdAt: isoAt(5) }),
+      messageFixture(12, 1, { body: 'segue o orcamento', createdAt: isoAt(6) }),
+    ]);
+
+    const first = await desktop.cache.tickets({ limit: 1 });
+    expect(first.tickets.map((t) => t.id)).toEqual([2]);
+    const second = await desktop.cache.tickets({ limit: 1, before: first.nextBefore });
+    expect(second.tickets.map((t) => t.id)).toEqual([1]);
+    expect((await desktop.cache.thread(1, { limit: 1 })).messages.map((m) => m.id)).toEqual([12]);
+    expect((await desktop.cache.search('ORÇAMENTO')).messages.map((m) => m.id).sort()).toEqual([11, 12]);
+  });
+
+  it('refuses malformed input with the field named, reading nothing', async () => {
+    const { users } = await server.createTenantWithUsers();
+    const { desktop, ipcMain } = setup();
+    await desktop.cache.begin(users.user.token);
+    const bad: [string, unknown[], RegExp][] = [
+      [DESKTOP_INVOKE_CHANNELS.cacheTickets, [{ status: 'archived' }], /ERR_DESKTOP_INVALID_INPUT: status/],
+      [DESKTOP_INVOKE_CHANNELS.cacheTickets, [{ limit: 0 }], /ERR_DESKTOP_INVALID_INPUT: limit/],
+      [DESKTOP_INVOKE_CHANNELS.cacheTickets, [{ sql: 'DROP TABLE tickets' }], /ERR_DESKTOP_INVALID_INPUT/],
+      [DESKTOP_INVOKE_CHANNELS.cacheThread, ['1', {}], /ERR_DESKTOP_INVALID_INPUT: ticketId/],
+      [DESKTOP_INVOKE_CHANNELS.cacheThread, [1, { beforeId: -1 }], /ERR_DESKTOP_INVALID_INPUT: beforeId/],
+      [DESKTOP_INVOKE_CHANNELS.cacheSearch, [{ text: 'x' }], /ERR_DESKTOP_INVALID_INPUT: text/],
+      [DESKTOP_INVOKE_CHANNELS.cacheSearch, ['x'.repeat(201)], /ERR_DESKTOP_INVALID_INPUT: text/],
+      [DESKTOP_INVOKE_CHANNELS.accountBegin, ['not a token'], /ERR_DESKTOP_INVALID_INPUT: token/],
+      [DESKTOP_INVOKE_CHANNELS.accountEnd, [{}], /ERR_DESKTOP_INVALID_INPUT: wipe/],
+    ];
+    for (const [channel, args, error] of bad) await expect(ipcMain.invoke(channel, appEvent, ...args)).rejects.toThrow(error);
+  });
+
+  it("another account's token: refused, and the open account stays", async () => {
+    const a = await server.createTenantWithUsers();
+    const { desktop } = setup();
+    await desktop.cache.begin(a.users.user.token);
+    await expect(desktop.cache.setAccessToken(a.users.admin.token)).rejects.toThrow(/ERR_DESKTOP_ACCOUNT_MISMATCH/);
+    const forged = a.users.user.token.replace(/\.[^.]+$/, '.AAAA');
+    await expect(desktop.cache.begin(forged)).rejects.toThrow(/ERR_DESKTOP_ACCOUNT_UNVERIFIED/);
+    expect((await desktop.cache.tickets()).tickets).toEqual([]);
+  });
+
+  it('before any account and after logout the reads answer ERR_DESKTOP_NO_ACCOUNT', async () => {
+    const a = await server.createTenantWithUsers();
+    const { desktop } = setup();
+    await expect(desktop.cache.tickets()).rejects.toThrow(/ERR_DESKTOP_NO_ACCOUNT/);
+    await desktop.cache.begin(a.users.user.token);
+    await desktop.cache.end({ wipe: true });
+    await expect(desktop.cache.search('x')).rejects.toThrow(/ERR_DESKTOP_NO_ACCOUNT/);
+  });
+
+  it('without secure storage for the key, begin answers null: the console runs online only', async () => {
+    const a = await server.createTenantWithUsers();
+    const { desktop, logger } = setup({ safeStorageAvailable: false });
+    expect(await desktop.cache.begin(a.users.user.token)).toBeNull();
+    await expect(desktop.cache.tickets()).rejects.toThrow(/ERR_DESKTOP_NO_ACCOUNT/);
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+});
