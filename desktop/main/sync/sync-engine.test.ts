@@ -225,6 +225,58 @@ describe('incremental sync', () => {
   });
 });
 
+describe('runs', () => {
+  it('events the agent may not see leave holes in the socket stream: each is closed by one replay', async () => {
+    const w = await syncWorld(server);
+    const mine = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const elsewhere = await ticketOf(server, w, { status: 'pending', queueId: w.queueB });
+    const c = consoleOf(w);
+    await c.engine.sync();
+    const s = await socket(w);
+    s.socket.on('event', (e: unknown) => c.engine.onEnvelope(e));
+    const replaysBefore = c.net.replays().length;
+
+    await note(server, w.admin.token, elsewhere.id, 'fila B'); // not for the agent: never on its socket
+    const m = await note(server, w.agent.token, mine.id, 'fila A');
+    const head = await headSeq(server, w.tenantId);
+    await waitFor(() => c.engine.status().lastSeq === head && c.engine.status().state === 'idle', 'the replay');
+    expect(s.envelopes.map((e) => e.seq)).toEqual([head]);
+    expect(c.net.replays().length).toBe(replaysBefore + 1);
+    expect(threadIds(c, mine.id)).toEqual([m.id]);
+    expect(cachedTicket(c, elsewhere.id)).toBeUndefined();
+  });
+
+  it('stop() during a run: nothing more is written, no retry, later envelopes are ignored', async () => {
+    const w = await syncWorld(server);
+    await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const c = consoleOf(w);
+    const release = c.net.holdWhen((url) => new URL(url).pathname.startsWith('/messages/'));
+    const running = c.engine.sync();
+    await waitFor(() => c.net.calls.some((call) => call.url.includes('/messages/')), 'the snapshot reading threads');
+    c.engine.stop();
+    release();
+    await running;
+    expect(c.cache.store().lastSeq()).toBeNull();
+    expect(c.cache.store().listTickets().tickets).toEqual([]);
+    const calls = c.net.calls.length;
+    c.engine.onEnvelope({ seq: 99, tenantId: w.tenantId, name: 'user:status', payload: {}, createdAt: new Date().toISOString() });
+    await c.engine.sync();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(c.net.calls.length).toBe(calls);
+  });
+
+  it('a refused session is an error (not offline) with the HTTP status, retried with growing delays', async () => {
+    const w = await syncWorld(server);
+    const c = consoleOf(w, { ...w.agent, token: 'not-a-token' }, { retry: { initialMs: 30, maxMs: 60 } });
+    const first = await c.engine.sync();
+    expect(first).toMatchObject({ state: 'error', lastSeq: null, error: { code: 'ERR_SYNC_HTTP', httpStatus: 401 } });
+    await waitFor(() => c.statuses.filter((s) => s.state === 'error').length >= 3, 'two retries');
+    expect(c.statuses.map((s) => s.state)).not.toContain('offline');
+    for (const s of c.statuses.filter((x) => x.state === 'error')) expect(s.error?.httpStatus).toBe(401);
+    expect(c.cache.store().lastSeq()).toBeNull();
+  });
+});
+
 describe('reload and visibility', () => {
   it('a reload answer wipes the cache and takes a new snapshot', async () => {
     const w = await syncWorld(server);

@@ -277,7 +277,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       outcome = 'gap';
     }
     if (outcome === 'done') {
-      setStatus({ lastSyncedAt: now().toISOString() });
+      // A duplicate changes nothing: no status churn for the banner.
+      if (current.lastSeq !== store().lastSeq()) setStatus({ lastSyncedAt: now().toISOString() });
       return;
     }
     // While a retry is scheduled the gap waits for it: no request storm while the server is down.

@@ -19,7 +19,7 @@ export const DEFAULT_SNAPSHOT_WINDOW: Required<SnapshotWindow> = { open: 200, pe
 /** Parallel requests while reading threads and contacts: quick on a LAN, gentle on the server. */
 export const SNAPSHOT_CONCURRENCY = 4;
 
-export interface Snapshot extends Required<Pick<CacheSyncBatch, 'tickets' | 'messages' | 'contacts' | 'threads'>> {}
+export type Snapshot = Required<Pick<CacheSyncBatch, 'tickets' | 'messages' | 'contacts' | 'threads'>>;
 
 export async function readSnapshot(api: SyncApi, window: SnapshotWindow = DEFAULT_SNAPSHOT_WINDOW): Promise<Snapshot> {
   const tickets = await readTicketWindow(api, window);
