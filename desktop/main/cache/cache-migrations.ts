@@ -126,6 +126,24 @@ export const CACHE_MIGRATIONS: readonly CacheMigration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'thread coverage: how far down each cached thread is complete (sync, older history on demand)',
+    up(db) {
+      // Messages reach the cache from a page of GET /messages (newest first) and from events
+      // (newer ones, and updates of any message: a reaction on a month-old message inserts that
+      // one alone). The rows alone cannot tell a complete thread from one with a hole, so the
+      // cursor of the contiguous part is kept: every message with id >= before_id is cached, the
+      // next older page is `before=before_id`; NULL once the server said hasMore=false. No row:
+      // only what events brought (a ticket that arrived by an event), start from the newest page.
+      db.exec(`
+        CREATE TABLE thread_coverage (
+          ticket_id INTEGER PRIMARY KEY REFERENCES tickets (id) ON DELETE CASCADE,
+          before_id INTEGER
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 export function latestCacheVersion(migrations: readonly CacheMigration[] = CACHE_MIGRATIONS): number {

@@ -41,6 +41,17 @@ export interface CacheSyncBatch {
   deletedTickets?: readonly TicketDeletion[];
   /** The answer's lastSeq, saved with the rows it covers. */
   lastSeq?: number;
+  /** How far down the threads of these messages are now cached (cache migration 2). */
+  threads?: readonly ThreadCoverage[];
+}
+
+/**
+ * How much of a ticket's thread the cache holds: every message with `id >= beforeId` (the next
+ * older page is GET /messages/{ticketId}?before=beforeId); `beforeId: null` is the whole thread.
+ */
+export interface ThreadCoverage {
+  ticketId: number;
+  beforeId: number | null;
 }
 
 export interface CacheSyncResult {
@@ -70,6 +81,11 @@ export interface CacheStore {
   /** Never moves back: a late, older batch cannot rewind it (wipe() to start over). */
   setLastSeq(seq: number): void;
   applySyncBatch(batch: CacheSyncBatch): CacheSyncResult;
+  /**
+   * Null when no page of the thread was cached (only messages events brought): its newest page
+   * is the one to fetch. Coverage only grows: a thread marked whole stays whole.
+   */
+  threadCoverage(ticketId: number): ThreadCoverage | null;
 }
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -198,6 +214,15 @@ export function createCacheStore(cache: CacheDatabase): CacheStore {
     INSERT INTO sync_state (tenant_id, last_seq, updated_at_ms) VALUES (?, ?, ?)
     ON CONFLICT (tenant_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq), updated_at_ms = excluded.updated_at_ms`);
 
+  // Only for cached tickets (the foreign key); the covered range only grows downwards.
+  const writeCoverage = db.prepare(`
+    INSERT INTO thread_coverage (ticket_id, before_id)
+    SELECT @ticketId, @beforeId WHERE EXISTS (SELECT 1 FROM tickets WHERE id = @ticketId)
+    ON CONFLICT (ticket_id) DO UPDATE SET before_id = CASE
+      WHEN thread_coverage.before_id IS NULL OR excluded.before_id IS NULL THEN NULL
+      ELSE min(thread_coverage.before_id, excluded.before_id) END`);
+  const readCoverage = db.prepare(`SELECT before_id FROM thread_coverage WHERE ticket_id = ?`);
+
   const upsertTickets = db.transaction((tickets: readonly TicketDto[]) => {
     let written = 0;
     for (const t of tickets) {
@@ -276,6 +301,13 @@ export function createCacheStore(cache: CacheDatabase): CacheStore {
     let deletedTickets = 0;
     for (const d of batch.deletedTickets ?? []) if (deleteTicket(d.ticketId, d.deletedAt)) deletedTickets++;
     const messages = batch.messages?.length ? upsertMessages(batch.messages) : 0;
+    // After the tickets (a coverage row needs its ticket) and with the messages it describes.
+    for (const t of batch.threads ?? []) {
+      if (t.beforeId !== null && (!Number.isSafeInteger(t.beforeId) || t.beforeId < 1)) {
+        throw new RangeError(`thread ${t.ticketId} beforeId must be a positive integer or null, got ${t.beforeId}`);
+      }
+      writeCoverage.run({ ticketId: t.ticketId, beforeId: t.beforeId });
+    }
     if (batch.lastSeq !== undefined) setLastSeq(batch.lastSeq);
     return { tickets, messages, contacts, deletedTickets };
   });
@@ -333,6 +365,11 @@ export function createCacheStore(cache: CacheDatabase): CacheStore {
     lastSeq() {
       const seq = readSeq.get(tenantId) as number | undefined;
       return seq ?? null;
+    },
+
+    threadCoverage(ticketId) {
+      const row = readCoverage.get(ticketId) as { before_id: number | null } | undefined;
+      return row ? { ticketId, beforeId: row.before_id } : null;
     },
   };
 }

@@ -1,0 +1,101 @@
+import { SOCKET_EVENTS, type DomainEventEnvelope } from '@shared/events';
+import type { ContactDto, ContactEventPayload } from '@shared/schemas/contacts';
+import type { MessageDto, MessageEventPayload } from '@shared/schemas/messages';
+import type { TicketDeletePayload, TicketDto, TicketEventPayload } from '@shared/schemas/tickets';
+import type { CacheSyncBatch, TicketDeletion } from '../cache/cache-store';
+
+/**
+ * Domain events (socket envelopes and GET /sync answers) as cache writes. Pure: the engine
+ * decides which events to apply and when; this only says what each one changes.
+ */
+
+/** What the envelope must look like before anything of it is trusted. */
+export function isEnvelope(value: unknown): value is DomainEventEnvelope {
+  const e = value as Partial<DomainEventEnvelope> | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    Number.isSafeInteger(e.seq) &&
+    (e.seq as number) > 0 &&
+    Number.isSafeInteger(e.tenantId) &&
+    typeof e.name === 'string' &&
+    typeof e.createdAt === 'string'
+  );
+}
+
+const MESSAGE_EVENTS = new Set<string>([
+  SOCKET_EVENTS.messageCreate,
+  SOCKET_EVENTS.messageUpdate,
+  SOCKET_EVENTS.messageAck,
+  SOCKET_EVENTS.messageDelete,
+]);
+
+const hasId = (value: unknown): boolean => Number.isSafeInteger((value as { id?: unknown } | null)?.id);
+
+/** One event's writes, or null for events the cache does not keep (notes, users, catalogs …). */
+type EventWrite =
+  | { kind: 'ticket'; ticket: TicketDto }
+  | { kind: 'deletion'; deletion: TicketDeletion }
+  | { kind: 'message'; message: MessageDto }
+  | { kind: 'contact'; contact: ContactDto };
+
+export function writeOf(event: DomainEventEnvelope): EventWrite | null {
+  const payload = event.payload as Record<string, unknown> | null;
+  if (typeof payload !== 'object' || payload === null) return null;
+  if (event.name === SOCKET_EVENTS.ticketCreate || event.name === SOCKET_EVENTS.ticketUpdate) {
+    const { ticket } = payload as unknown as TicketEventPayload;
+    return hasId(ticket) ? { kind: 'ticket', ticket } : null;
+  }
+  if (event.name === SOCKET_EVENTS.ticketDelete) {
+    // The server has no hard delete of tickets: this is a ticket leaving the user's sight
+    // (transfer, assignment, settings). The event's time decides which copies stay out.
+    const { ticketId } = payload as unknown as TicketDeletePayload;
+    return Number.isSafeInteger(ticketId) ? { kind: 'deletion', deletion: { ticketId, deletedAt: event.createdAt } } : null;
+  }
+  if (MESSAGE_EVENTS.has(event.name)) {
+    // delete and cancel keep the row on the server (isDeleted / status 'canceled'): an upsert.
+    const { message } = payload as unknown as MessageEventPayload;
+    return hasId(message) ? { kind: 'message', message } : null;
+  }
+  if (event.name === SOCKET_EVENTS.contactUpdate) {
+    const change = payload as unknown as ContactEventPayload;
+    // 'delete' only succeeds for a contact without tickets, which the cache never needed;
+    // 'bulk' (import, merge) names no rows to write: the tickets it moves come as their own events.
+    if ((change.action === 'create' || change.action === 'update') && hasId(change.contact)) {
+      return { kind: 'contact', contact: change.contact };
+    }
+  }
+  return null;
+}
+
+/**
+ * The writes of events in seq order as one batch. A row changed several times is written once,
+ * as its last event left it (later events carry newer copies); the store still compares
+ * `updatedAt`, so an out-of-date copy never overwrites a newer cached one.
+ */
+export function batchOfEvents(events: readonly DomainEventEnvelope[]): Required<Pick<CacheSyncBatch, 'tickets' | 'messages' | 'contacts' | 'deletedTickets'>> {
+  const tickets = new Map<number, TicketDto>();
+  const messages = new Map<number, MessageDto>();
+  const contacts = new Map<number, ContactDto>();
+  const deletions = new Map<number, TicketDeletion>();
+  for (const event of events) {
+    const write = writeOf(event);
+    if (!write) continue;
+    if (write.kind === 'ticket') setLast(tickets, write.ticket.id, write.ticket);
+    else if (write.kind === 'message') setLast(messages, write.message.id, write.message);
+    else if (write.kind === 'contact') setLast(contacts, write.contact.id, write.contact);
+    else setLast(deletions, write.deletion.ticketId, write.deletion);
+  }
+  return {
+    tickets: [...tickets.values()],
+    messages: [...messages.values()],
+    contacts: [...contacts.values()],
+    deletedTickets: [...deletions.values()],
+  };
+}
+
+/** Re-inserted, so the row moves to the end: the batch keeps the order of last changes. */
+function setLast<T>(map: Map<number, T>, id: number, value: T): void {
+  map.delete(id);
+  map.set(id, value);
+}
