@@ -68,7 +68,9 @@ describe('cache migrations', () => {
     expect(() => insert.run('outbox:a')).toThrow(/UNIQUE/);
     expect(() =>
       first.connection
-        .prepare(`INSERT INTO outbox (client_id, ticket_id, kind, payload, created_at_ms, updated_at_ms) VALUES ('b', 7, 'fax', '{}', 1, 1)`)
+        .prepare(
+          `INSERT INTO outbox (client_id, ticket_id, kind, payload, created_at_ms, updated_at_ms) VALUES ('b', 7, 'fax', '{}', 1, 1)`,
+        )
         .run(),
     ).toThrow(/CHECK/);
     first.close();

@@ -39,7 +39,10 @@ describe('outbox store', () => {
     const store = createOutboxStore(open());
     const a = store.insert(message(5, 'primeira'), 1000);
     const b = store.insert({ kind: 'reaction', ticketId: 6, payload: { messageId: 40, emoji: '👍' } }, 1001);
-    const c = store.insert({ kind: 'ticketStatus', ticketId: 5, payload: { status: 'closed' }, expected: { status: 'open', userId: 9 } }, 1002);
+    const c = store.insert(
+      { kind: 'ticketStatus', ticketId: 5, payload: { status: 'closed' }, expected: { status: 'open', userId: 9 } },
+      1002,
+    );
     for (const item of [a, b, c]) expect(clientIdSchema.safeParse(item.clientId).success).toBe(true);
     expect(new Set([a.clientId, b.clientId, c.clientId]).size).toBe(3);
     expect(store.list().map((i) => [i.kind, i.ticketId, i.state, i.attempts])).toEqual([
@@ -47,7 +50,11 @@ describe('outbox store', () => {
       ['reaction', 6, 'queued', 0],
       ['ticketStatus', 5, 'queued', 0],
     ]);
-    expect(store.get(c.clientId)).toMatchObject({ payload: { status: 'closed' }, expected: { status: 'open', userId: 9 }, createdAt: 1002 });
+    expect(store.get(c.clientId)).toMatchObject({
+      payload: { status: 'closed' },
+      expected: { status: 'open', userId: 9 },
+      createdAt: 1002,
+    });
     expect(store.list({ ticketId: 5 }).map((i) => i.clientId)).toEqual([a.clientId, c.clientId]);
   });
 
