@@ -59,6 +59,27 @@ describe('cache migrations', () => {
     }
   });
 
+  it('the third one creates the outbox, which keeps its rows across a reopen', () => {
+    const first = open();
+    const insert = first.connection.prepare(
+      `INSERT INTO outbox (client_id, ticket_id, kind, payload, created_at_ms, updated_at_ms) VALUES (?, 7, 'message', '{}', 1, 1)`,
+    );
+    insert.run('outbox:a');
+    expect(() => insert.run('outbox:a')).toThrow(/UNIQUE/);
+    expect(() =>
+      first.connection
+        .prepare(
+          `INSERT INTO outbox (client_id, ticket_id, kind, payload, created_at_ms, updated_at_ms) VALUES ('b', 7, 'fax', '{}', 1, 1)`,
+        )
+        .run(),
+    ).toThrow(/CHECK/);
+    first.close();
+    const again = open();
+    expect(again.connection.prepare(`SELECT client_id, state, attempts FROM outbox`).all()).toEqual([
+      { client_id: 'outbox:a', state: 'queued', attempts: 0 },
+    ]);
+  });
+
   // Every version an installed app can have left behind, up to the latest: each reaches the same
   // schema as a fresh install. A new migration is covered here without touching this test.
   for (let from = 0; from <= CACHE_MIGRATIONS.length; from++) {

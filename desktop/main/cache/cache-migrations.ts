@@ -144,6 +144,38 @@ export const CACHE_MIGRATIONS: readonly CacheMigration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'outbox: sends, notes, reactions and ticket status changes made offline, replayed in order',
+    up(db) {
+      // Unlike every other table this one is not a copy of the server: a queued row is the
+      // agent's own work not yet delivered. `seq` is the replay order (FIFO, never reused);
+      // `client_id` is what the server de-duplicates a send on. Conflicts and failures stay
+      // (never silently dropped) until the agent discards or retries them.
+      db.exec(`
+        CREATE TABLE outbox (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          client_id TEXT NOT NULL UNIQUE,
+          ticket_id INTEGER NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('message', 'reaction', 'ticketStatus')),
+          payload TEXT NOT NULL,
+          expected TEXT,
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sending', 'done', 'conflict', 'failed')),
+          next_attempt_at_ms INTEGER NOT NULL DEFAULT 0,
+          error_code TEXT,
+          error_status INTEGER,
+          last_error TEXT,
+          result TEXT
+        ) STRICT;
+        -- The replay reads the rows not done, in order; the console lists a ticket's rows.
+        CREATE INDEX outbox_by_state ON outbox (state, seq);
+        CREATE INDEX outbox_by_ticket ON outbox (ticket_id, seq);
+      `);
+    },
+  },
 ];
 
 export function latestCacheVersion(migrations: readonly CacheMigration[] = CACHE_MIGRATIONS): number {

@@ -1,6 +1,7 @@
 import { ACK_BY_STATUS, ChannelSendError, type ChannelAdapter, type OutboundTarget } from '../../channels/channel-adapter';
 import {
   MESSAGE_DELETE_WINDOW_HOURS,
+  MESSAGE_MAX_FILES,
   type DeliveryWarning,
   type EditMessageInput,
   type ForwardMessagesInput,
@@ -85,6 +86,14 @@ export class MessageSendService {
     let written: Written;
     try {
       const { ticket } = await this.access.ticket(auth, ticketId);
+      // A retry of a send already stored (an offline outbox replaying after the answer was lost)
+      // answers the stored messages before the ticket's state is checked: the ticket may have
+      // been closed since, and refusing would tell the agent that a stored message was not.
+      const stored = input.clientId ? await this.storedSend(ticket, input.clientId) : null;
+      if (stored) {
+        await discardMedia(files);
+        return this.answer({ ids: stored, created: false, warning: null });
+      }
       const texts = textsFor(input, files);
       if (files.length === 0 && !texts[0].trim()) {
         throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'Mensagem é obrigatório' }] });
@@ -482,6 +491,23 @@ export class MessageSendService {
     }
     const requested = await this.callProvider(() => history.requestHistory!(input.limit!, anchors));
     return { requested, limit: input.limit };
+  }
+
+  /**
+   * The messages a send with this client id already wrote (its own row and its files' `#n`
+   * rows, in order), or null. One used on another ticket is refused, as insertOutbound does.
+   */
+  private async storedSend(ticket: MessageTicket, clientId: string): Promise<number[] | null> {
+    const ids = [clientId, ...Array.from({ length: MESSAGE_MAX_FILES - 1 }, (_, i) => `${clientId}#${i + 1}`)];
+    const rows = (await this.deps.dataSource.query(
+      `SELECT id, "ticketId" FROM messages WHERE "tenantId" = $1 AND "clientId" = ANY($2::text[]) ORDER BY id`,
+      [ticket.tenantId, ids],
+    )) as { id: string; ticketId: number }[];
+    if (rows.length === 0) return null;
+    if (rows.some((r) => Number(r.ticketId) !== ticket.id)) {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'clientId', message: 'já usado por outra mensagem' }] });
+    }
+    return rows.map((r) => Number(r.id));
   }
 
   /** Writes the drafts (idempotent on their client ids), then asks for their delivery. */

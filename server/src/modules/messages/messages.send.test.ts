@@ -82,6 +82,30 @@ describe('POST /messages/{ticketId}', () => {
     expect(count).toBe(1);
   });
 
+  it('a retry of a send stored before the ticket was closed answers the stored message (200), not the refusal', async () => {
+    // The offline outbox's lost answer: the send was stored, the ticket closed meanwhile.
+    const t = await createMessagingTenant(server, graph);
+    const body = { body: 'Seu pedido saiu', clientId: 'outbox-lost:1' };
+    const first = await server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body });
+    expect(first.status).toBe(201);
+    await server.deps.dataSource.query(`UPDATE tickets SET status = 'closed' WHERE id = $1`, [t.ticketId]);
+    const again = await server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ created: false, warning: null });
+    expect(again.body.messages.map((m: { id: number }) => m.id)).toEqual([first.body.messages[0].id]);
+    // A new send to the closed ticket is still refused.
+    const fresh = await server.request('POST', `/messages/${t.ticketId}`, {
+      token: t.users.user.token,
+      body: { body: 'outra', clientId: 'outbox-lost:2' },
+    });
+    expect(fresh.status).toBe(400);
+    expect(fresh.body.fields[0].path).toBe('ticketId');
+    const [{ count }] = await server.deps.dataSource.query(`SELECT count(*)::int AS count FROM messages WHERE "ticketId" = $1`, [
+      t.ticketId,
+    ]);
+    expect(count).toBe(1);
+  });
+
   it('refuses a clientId already used on another ticket', async () => {
     const t = await createMessagingTenant(server, graph);
     const other = await createContact(server, t.tenant.id);
