@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCacheDatabase, type CacheAccount, type CacheDatabase } from './cache-database';
 import { isoAt, messageFixture, ticketFixture } from './cache-fixtures.test-support';
-import { CACHE_MIGRATIONS, cacheSchemaVersion } from './cache-migrations';
+import { CACHE_MIGRATIONS, cacheSchemaVersion, latestCacheVersion } from './cache-migrations';
 import { createCacheStore, type CacheStore } from './cache-store';
 
 /** Cache migration 2: thread coverage, the cursor of the contiguous cached part of each thread. */
@@ -54,7 +54,7 @@ describe('cache migration 2 (thread coverage)', () => {
     v1.close();
 
     const upgraded = open();
-    expect(cacheSchemaVersion(upgraded.connection)).toBe(2);
+    expect(cacheSchemaVersion(upgraded.connection)).toBe(latestCacheVersion());
     const store = createCacheStore(upgraded);
     expect(store.lastSeq()).toBe(7);
     expect(store.threadPage(1).messages.map((m) => m.id)).toEqual([10]);
