@@ -340,3 +340,34 @@ describe('applySyncBatch', () => {
     expect(store.lastSeq()).toBe(9);
   });
 });
+
+describe('replaceServerCopy (a full resync)', () => {
+  it('replaces every copied row, tombstone and the seq in one transaction, and leaves the search index consistent', () => {
+    store.applySyncBatch({
+      contacts: [contactFixture(1, { name: 'Antiga Cliente' })],
+      tickets: [ticketFixture(1), ticketFixture(2)],
+      messages: [messageFixture(10, 1, { body: 'pedido antigo' })],
+      deletedTickets: [{ ticketId: 3, deletedAt: isoAt(50) }],
+      lastSeq: 90,
+    });
+    const result = store.replaceServerCopy({
+      tickets: [ticketFixture(3, { updatedAt: isoAt(1) })],
+      messages: [messageFixture(20, 3, { body: 'pedido novo' })],
+      lastSeq: 120,
+    });
+    expect(result).toMatchObject({ tickets: 1, messages: 1 });
+    // Ticket 3's old tombstone went with the copy it belonged to: the snapshot's older copy is taken.
+    expect(ids(store.listTickets().tickets)).toEqual([3]);
+    expect(ids(store.search('pedido').messages)).toEqual([20]);
+    expect(store.search('antiga').contacts).toEqual([]);
+    expect(store.lastSeq()).toBe(120);
+    expectSearchIndexesConsistent();
+  });
+
+  it('keeps the previous copy whole when the new one fails', () => {
+    store.applySyncBatch({ tickets: [ticketFixture(1)], lastSeq: 5 });
+    expect(() => store.replaceServerCopy({ tickets: [ticketFixture(2, { lastMessageAt: 'not a date' })], lastSeq: 9 })).toThrow();
+    expect(ids(store.listTickets().tickets)).toEqual([1]);
+    expect(store.lastSeq()).toBe(5);
+  });
+});

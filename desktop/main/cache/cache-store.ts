@@ -86,6 +86,12 @@ export interface CacheStore {
    * is the one to fetch. Coverage only grows: a thread marked whole stays whole.
    */
   threadCoverage(ticketId: number): ThreadCoverage | null;
+  /**
+   * A full resync ("reload"): every copied row (tickets, messages, contacts, tombstones, thread
+   * coverage, the sync point) is replaced by the batch, in one transaction, so a crash leaves the
+   * previous copy whole. What is not a copy of the server (the outbox's queued work) stays.
+   */
+  replaceServerCopy(batch: CacheSyncBatch): CacheSyncResult;
 }
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -312,7 +318,17 @@ export function createCacheStore(cache: CacheDatabase): CacheStore {
     return { tickets, messages, contacts, deletedTickets };
   });
 
+  // Children first; the FTS indexes follow through the delete triggers.
+  const clearStatements = ['thread_coverage', 'messages', 'tickets', 'contacts', 'tombstones', 'sync_state'].map((table) =>
+    db.prepare(`DELETE FROM ${table}`),
+  );
+  const replaceServerCopy = db.transaction((batch: CacheSyncBatch): CacheSyncResult => {
+    for (const statement of clearStatements) statement.run();
+    return applySyncBatch(batch);
+  });
+
   return {
+    replaceServerCopy: (batch) => replaceServerCopy.immediate(batch),
     upsertTickets: (tickets) => upsertTickets.immediate(tickets),
     upsertMessages: (messages) => upsertMessages.immediate(messages),
     upsertContacts: (contacts) => upsertContacts.immediate(contacts),

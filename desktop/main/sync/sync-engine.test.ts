@@ -4,6 +4,7 @@ import { MESSAGE_PAGE_SIZE } from '@shared/schemas/messages';
 import type { TicketDto } from '@shared/schemas/tickets';
 import { waitFor, type RecordingSocket } from '../../../server/src/realtime/realtime.test-support';
 import { startTestServer, type TestServer } from '../../../tests/helpers/test-server';
+import { createOutbox } from '../outbox/outbox';
 import {
   headSeq,
   note,
@@ -278,14 +279,21 @@ describe('runs', () => {
 });
 
 describe('reload and visibility', () => {
-  it('a reload answer wipes the cache and takes a new snapshot', async () => {
+  it('a reload answer replaces the cached copy with a new snapshot, and keeps the outbox', async () => {
     const w = await syncWorld(server);
     const stays = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
     const leaves = await ticketOf(server, w, { status: 'pending' });
     const c = consoleOf(w);
     await c.engine.sync();
-    const storeBefore = c.cache.store();
-    expect(ids(storeBefore.listTickets().tickets).sort()).toEqual([stays.id, leaves.id].sort());
+    expect(ids(c.cache.store().listTickets().tickets).sort()).toEqual([stays.id, leaves.id].sort());
+    // A send typed offline and not delivered yet lives in the same database: a reload must keep it.
+    const outbox = createOutbox({
+      cache: c.cache.database(),
+      serverUrl: server.url,
+      getAccessToken: () => null,
+      refreshAccessToken: async () => null,
+    });
+    const queued = outbox.enqueue({ kind: 'message', ticketId: stays.id, payload: { body: 'digitado offline' } });
 
     // Away for longer than the server replays: the ticket left the agent's queue meanwhile.
     await server.request('PUT', `/tickets/${leaves.id}`, { token: w.admin.token, body: { isTransference: true, queueId: w.queueB } });
@@ -296,7 +304,7 @@ describe('reload and visibility', () => {
     const status = await c.engine.sync();
     expect(status.state).toBe('idle');
     expect(c.net.calls.some((call) => call.sync?.reload && !call.url.includes('999999999999999'))).toBe(true);
-    expect(c.cache.store()).not.toBe(storeBefore); // new files
+    expect(outbox.list().map((item) => [item.clientId, item.state])).toEqual([[queued, 'queued']]);
     expect(ids(c.cache.store().listTickets().tickets)).toEqual([stays.id]);
     expect(threadIds(c, stays.id)[0]).toBe(last?.id);
     expect(status.lastSeq).toBe(await headSeq(server, w.tenantId));

@@ -156,11 +156,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const snapshot = await readSnapshot(api, options.window ?? DEFAULT_SNAPSHOT_WINDOW);
     if (stopped) throw new SyncStoppedError();
     // Only a cache that holds a sync point holds rows (they are saved together): a first sync
-    // writes into it as it is, a reload starts from empty files.
+    // writes into it as it is, a reload replaces the whole copy in one transaction (the outbox's
+    // queued work, not a copy, stays).
     const mustWipe = store().lastSeq() !== null;
-    const target = mustWipe ? cache.reset() : store();
-    if (mustWipe) generation++;
-    write(target, { ...snapshot, lastSeq: head });
+    if (stopped) throw new SyncStoppedError();
+    if (mustWipe) {
+      generation++;
+      store().replaceServerCopy({ ...snapshot, lastSeq: head });
+    } else write(store(), { ...snapshot, lastSeq: head });
     reloadRequested = false;
     options.logger?.info?.('sync: snapshot written', { seq: head, tickets: snapshot.tickets.length, wiped: mustWipe });
   }
