@@ -35,6 +35,8 @@ export class AccountSessionError extends Error {
 export interface OpenAccount {
   readonly account: CacheAccount;
   readonly store: CacheStore;
+  /** For the main-process services (the outbox's table); never handed to the renderer. */
+  readonly database: CacheDatabase;
   /** True when the server confirmed this token; false when opened offline from the last confirmed account. */
   readonly verified: boolean;
   /** The latest access token the renderer handed over (sync and outbox send it). */
@@ -171,6 +173,7 @@ export function createAccountSession(options: AccountSessionOptions): AccountSes
       value: {
         account: database.account,
         store: createCacheStore(database),
+        database,
         get verified() {
           return entry.verified;
         },

@@ -1,0 +1,111 @@
+import { createOutbox, type Outbox, type OutboxChange } from '../outbox/outbox';
+import { syncCacheOf } from '../sync/sync-cache';
+import { createSyncEngine, type SyncEngine, type SyncLogger, type SyncStatus } from '../sync/sync-engine';
+import type { OpenAccount } from './account-session';
+
+/**
+ * What runs for an open account in the main process: the sync engine that keeps its cache in
+ * step and the outbox that delivers what the agent did offline. Started by the account session's
+ * onOpen hook, stopped (before any wipe) by the function it returns.
+ *
+ * When things run: the sync on start and whenever the renderer says the connection is back
+ * (`online()`, on every socket connect); the outbox after the sync reached the server (idle),
+ * after a new token, after an enqueue, and at the time its last pass asked to come back.
+ */
+export interface AccountServices {
+  readonly sync: SyncEngine;
+  readonly outbox: Outbox;
+  /** The socket (re)connected or the network came back: sync, then deliver the queue. */
+  online(): void;
+  /** A new access token of the account arrived (the renderer refreshed it). */
+  tokenChanged(): void;
+  /** No more runs; resolves once a delivery pass in flight has finished (before a wipe). */
+  stop(): Promise<void>;
+}
+
+export interface AccountServicesOptions {
+  serverOrigin: string;
+  fetch?: typeof fetch;
+  logger?: SyncLogger;
+  onSyncStatus?(status: SyncStatus): void;
+  onOutboxChange?(change: OutboxChange): void;
+  /** Injected by tests; the global timers otherwise. */
+  timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
+  now?: () => number;
+}
+
+export function startAccountServices(
+  open: OpenAccount,
+  options: AccountServicesOptions,
+): AccountServices {
+  const timers = options.timers ?? { setTimeout, clearTimeout };
+  const now = options.now ?? Date.now;
+  const sync = createSyncEngine({
+    cache: syncCacheOf(open.account, open.store),
+    api: { baseUrl: options.serverOrigin, getAccessToken: () => open.accessToken(), fetch: options.fetch },
+    logger: options.logger,
+  });
+  const outbox = createOutbox({
+    cache: open.database,
+    serverUrl: options.serverOrigin,
+    getAccessToken: () => open.accessToken(),
+    // The renderer owns the refresh (the rotation of the refresh token must happen in one place);
+    // it hands the new token over with setAccessToken, which triggers the next pass.
+    refreshAccessToken: async () => null,
+    fetch: options.fetch,
+  });
+  let stopped = false;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let inFlight: Promise<unknown> = Promise.resolve();
+
+  const clearRetry = () => {
+    if (retryTimer) timers.clearTimeout(retryTimer);
+    retryTimer = null;
+  };
+
+  const deliver = (): void => {
+    if (stopped) return;
+    clearRetry();
+    inFlight = outbox
+      .replay()
+      .then((report) => {
+        if (stopped || report.retryAt === null) return;
+        retryTimer = timers.setTimeout(deliver, Math.max(0, report.retryAt - now()));
+      })
+      .catch((error: unknown) => options.logger?.warn('outbox: replay failed', { error: String(error) }));
+  };
+
+  let lastState: SyncStatus['state'] = sync.status().state;
+  const unsubscribeStatus = sync.onStatus((status) => {
+    options.onSyncStatus?.(status);
+    // The server answered the whole way: a good moment for the queue too.
+    if (status.state === 'idle' && lastState !== 'idle') deliver();
+    lastState = status.state;
+  });
+  const unsubscribeOutbox = outbox.onChange((change) => {
+    options.onOutboxChange?.(change);
+    if (change.type === 'enqueued') deliver();
+  });
+
+  const online = () => {
+    if (stopped) return;
+    void sync.sync();
+    deliver();
+  };
+  online();
+
+  return {
+    sync,
+    outbox,
+    online,
+    tokenChanged: online,
+    async stop() {
+      stopped = true;
+      clearRetry();
+      unsubscribeStatus();
+      unsubscribeOutbox();
+      sync.stop();
+      await inFlight;
+    },
+  };
+}
