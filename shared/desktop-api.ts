@@ -8,6 +8,7 @@
  */
 import type { ContactDto } from './schemas/contacts';
 import type { MessageDto } from './schemas/messages';
+import type { OutboxEntry, OutboxItem, OutboxState } from './schemas/outbox';
 import type { TicketDto, TicketStatus } from './schemas/tickets';
 
 /** Renderer -> main requests (ipcRenderer.invoke / ipcMain.handle). */
@@ -23,12 +24,22 @@ export const DESKTOP_INVOKE_CHANNELS = {
   cacheTickets: 'desktop:cache:tickets',
   cacheThread: 'desktop:cache:thread',
   cacheSearch: 'desktop:cache:search',
+  syncStatus: 'desktop:sync:status',
+  syncNow: 'desktop:sync:now',
+  syncEnvelope: 'desktop:sync:envelope',
+  syncOlder: 'desktop:sync:older',
+  outboxEnqueue: 'desktop:outbox:enqueue',
+  outboxList: 'desktop:outbox:list',
+  outboxDiscard: 'desktop:outbox:discard',
+  outboxRetry: 'desktop:outbox:retry',
 } as const;
 
 /** Main -> renderer pushes (webContents.send / ipcRenderer.on). */
 export const DESKTOP_EVENT_CHANNELS = {
   deepLink: 'desktop:deep-link',
   notificationClick: 'desktop:notification:click',
+  syncStatus: 'desktop:sync:status-changed',
+  outboxChange: 'desktop:outbox:changed',
 } as const;
 
 /**
@@ -150,6 +161,22 @@ export interface CacheSearchResult {
   contacts: ContactDto[];
 }
 
+export type DesktopSyncState = 'idle' | 'syncing' | 'offline' | 'error';
+
+/** The local cache's sync, for the console's banner (offline, catching up, current). */
+export interface DesktopSyncStatus {
+  state: DesktopSyncState;
+  lastSeq: number | null;
+  /** When the cache was last known to be current (ISO). */
+  lastSyncedAt: string | null;
+  /** Why the last run failed (offline or error). */
+  error: { code: string; message: string; httpStatus: number | null } | null;
+  /** When the next automatic try is due (offline or error). */
+  nextRetryAt: string | null;
+}
+
+export type DesktopOutboxChange = { type: 'enqueued' | 'updated'; item: OutboxItem } | { type: 'discarded'; clientId: string };
+
 /** The account whose local cache main opened: the one the server confirmed for the token. */
 export interface DesktopAccount {
   tenantId: number;
@@ -170,6 +197,31 @@ export interface DesktopCacheApi {
   tickets(options?: TicketListOptions): Promise<TicketListPage>;
   thread(ticketId: number, options?: ThreadPageOptions): Promise<ThreadPage>;
   search(text: string, limit?: number): Promise<CacheSearchResult>;
+}
+
+/** The cache's sync (main runs it; the renderer owns the socket and hands its events over). */
+export interface DesktopSyncApi {
+  /** Null while no account is open. */
+  status(): Promise<DesktopSyncStatus | null>;
+  /** The socket (re)connected or the network came back: sync now and deliver the outbox. */
+  online(): Promise<DesktopSyncStatus | null>;
+  /** A socket `event` envelope ({seq, tenantId, name, payload, createdAt}), as received. */
+  envelope(envelope: unknown): Promise<void>;
+  /** Caches the page of a thread below what the cache holds (older history on demand). */
+  loadOlder(ticketId: number): Promise<{ added: number; complete: boolean }>;
+  onStatus(listener: (status: DesktopSyncStatus) => void): Unsubscribe;
+}
+
+/** What the agent did offline, delivered in order when the connection is back. */
+export interface DesktopOutboxApi {
+  /** Answers the client id (a send's clientId on the server too). */
+  enqueue(entry: OutboxEntry): Promise<string>;
+  list(filter?: { states?: OutboxState[]; ticketId?: number }): Promise<OutboxItem[]>;
+  /** The agent gives up on a conflict or failure. */
+  discard(clientId: string): Promise<boolean>;
+  /** Puts a conflict or failure back in the queue. */
+  retry(clientId: string): Promise<boolean>;
+  onChange(listener: (change: DesktopOutboxChange) => void): Unsubscribe;
 }
 
 export interface DesktopApi {
@@ -198,6 +250,8 @@ export interface DesktopApi {
     clear(): Promise<void>;
   };
   readonly cache: DesktopCacheApi;
+  readonly sync: DesktopSyncApi;
+  readonly outbox: DesktopOutboxApi;
 }
 
 declare global {

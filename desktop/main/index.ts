@@ -6,6 +6,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BrowserWindow, Notification, app, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { startAccountServices, type AccountServices } from './account/account-services';
+import { createAccountSession, type AccountSession } from './account/account-session';
+import { loadOrCreateCacheKey } from './cache/cache-key';
 import { APP_HOST, APP_SCHEME, resolveDesktopConfig, type DesktopConfig } from './config/desktop.config';
 import { findDeepLinkInArgv, parseDeepLink, protocolClientRegistration } from './deep-links/deep-link.parser';
 import { createRendererEventRouter } from './deep-links/renderer-event.queue';
@@ -144,6 +147,38 @@ function createMainWindow(config: DesktopConfig): BrowserWindow {
   return window;
 }
 
+/** The open account's sync and outbox (issue #15); null while no account is open. */
+let accountServices: AccountServices | null = null;
+
+/**
+ * The local cache: one encrypted database per server, tenant and user, opened for the account
+ * the server confirms (account-session.ts), with its sync and outbox running while it is open.
+ */
+function createLocalCache(config: DesktopConfig): AccountSession {
+  const directory = path.join(app.getPath('userData'), 'cache');
+  const account = createAccountSession({
+    serverOrigin: config.serverOrigin,
+    cacheDirectory: directory,
+    loadKey: () => loadOrCreateCacheKey({ safeStorage, filePath: path.join(directory, 'cache-key.bin'), platform: process.platform }),
+    onOpen: (open) => {
+      const services = startAccountServices(open, {
+        serverOrigin: config.serverOrigin,
+        logger: { info: (message) => log.info(message), warn: (message, meta) => log.warn(`${message} ${JSON.stringify(meta ?? {})}`) },
+        onSyncStatus: (status) => rendererEvents.dispatch('syncStatus', status),
+        onOutboxChange: (change) => rendererEvents.dispatch('outboxChange', change),
+      });
+      accountServices = services;
+      return async () => {
+        if (accountServices === services) accountServices = null;
+        await services.stop();
+      };
+    },
+  });
+  // Quitting keeps the cache (that is the point of it); only logout and a switch wipe it.
+  app.on('will-quit', () => void account.end({ wipe: false }));
+  return account;
+}
+
 function registerIpc(config: DesktopConfig): void {
   const notifications = createNotificationService({
     isSupported: () => Notification.isSupported(),
@@ -158,8 +193,11 @@ function registerIpc(config: DesktopConfig): void {
     filePath: path.join(app.getPath('userData'), 'refresh-token.bin'),
     platform: process.platform,
   });
+  const account = createLocalCache(config);
   registerDesktopIpcHandlers({
     ipcMain,
+    account,
+    services: () => accountServices,
     appOrigins: () => appOriginsOf(config),
     showNotification: (request) => {
       if (!notifications.show(request)) log.warn('notifications are not supported on this system');

@@ -63,13 +63,17 @@ describe('createDesktopApi', () => {
         'notify',
         'onDeepLink',
         'onNotificationClick',
+        'outbox',
         'platform',
         'refreshToken',
         'setBadgeCount',
+        'sync',
       ].sort(),
     );
     expect(Object.keys(api.refreshToken).sort()).toEqual(['clear', 'get', 'set']);
     expect(Object.keys(api.cache).sort()).toEqual(['begin', 'end', 'search', 'setAccessToken', 'thread', 'tickets']);
+    expect(Object.keys(api.sync).sort()).toEqual(['envelope', 'loadOlder', 'onStatus', 'online', 'status']);
+    expect(Object.keys(api.outbox).sort()).toEqual(['discard', 'enqueue', 'list', 'onChange', 'retry']);
     expect(api).not.toHaveProperty('send');
     expect(api).not.toHaveProperty('invoke');
     expect(api).not.toHaveProperty('ipcRenderer');

@@ -1,3 +1,4 @@
+import type { OutboxItem } from '@shared/schemas/outbox';
 import {
   DESKTOP_EVENT_CHANNELS,
   DESKTOP_INVOKE_CHANNELS,
@@ -8,6 +9,8 @@ import {
   type DesktopApi,
   type DesktopEventName,
   type DesktopNotificationRequest,
+  type DesktopOutboxChange,
+  type DesktopSyncStatus,
   type DesktopPlatform,
   type NotificationClick,
   type ThreadPage,
@@ -46,6 +49,15 @@ function isDeepLink(value: unknown): value is DeepLink {
 
 function isNotificationClick(value: unknown): value is NotificationClick {
   return typeof value === 'object' && value !== null && Number.isSafeInteger((value as NotificationClick).ticketId);
+}
+
+function isSyncStatus(value: unknown): value is DesktopSyncStatus {
+  return typeof value === 'object' && value !== null && typeof (value as DesktopSyncStatus).state === 'string';
+}
+
+function isOutboxChange(value: unknown): value is DesktopOutboxChange {
+  const type = (value as DesktopOutboxChange | null)?.type;
+  return typeof value === 'object' && value !== null && (type === 'enqueued' || type === 'updated' || type === 'discarded');
 }
 
 /**
@@ -141,6 +153,36 @@ export function createDesktopApi(input: DesktopApiInput): DesktopApi {
       async search(text, limit) {
         return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.cacheSearch, text, limit)) as CacheSearchResult;
       },
+    },
+    sync: {
+      async status() {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.syncStatus)) as DesktopSyncStatus | null;
+      },
+      async online() {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.syncNow)) as DesktopSyncStatus | null;
+      },
+      async envelope(envelope) {
+        await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.syncEnvelope, envelope);
+      },
+      async loadOlder(ticketId) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.syncOlder, ticketId)) as { added: number; complete: boolean };
+      },
+      onStatus: (listener) => subscribe('syncStatus', isSyncStatus, listener),
+    },
+    outbox: {
+      async enqueue(entry) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.outboxEnqueue, entry)) as string;
+      },
+      async list(filter) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.outboxList, filter)) as OutboxItem[];
+      },
+      async discard(clientId) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.outboxDiscard, clientId)) === true;
+      },
+      async retry(clientId) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.outboxRetry, clientId)) === true;
+      },
+      onChange: (listener) => subscribe('outboxChange', isOutboxChange, listener),
     },
   };
   return api;

@@ -3,12 +3,16 @@ import {
   DESKTOP_EVENT_NAMES,
   type DeepLink,
   type DesktopEventName,
+  type DesktopOutboxChange,
+  type DesktopSyncStatus,
   type NotificationClick,
 } from '@shared/desktop-api';
 
 export interface RendererEventPayloads {
   deepLink: DeepLink;
   notificationClick: NotificationClick;
+  syncStatus: DesktopSyncStatus;
+  outboxChange: DesktopOutboxChange;
 }
 
 export interface RendererEventRouterOptions {

@@ -5,7 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { DESKTOP_INVOKE_CHANNELS } from '@shared/desktop-api';
 import { startTestServer, type TestServer } from '../../../tests/helpers/test-server';
 import { createDesktopApi } from '../../preload/desktop-api.preload';
+import { startAccountServices, type AccountServices } from '../account/account-services';
 import { createAccountSession, type AccountSession } from '../account/account-session';
+import { syncWorld, ticketOf } from '../sync/sync.test-support';
+import { waitFor } from '../../../server/src/realtime/realtime.test-support';
 import { isoAt, messageFixture, ticketFixture } from '../cache/cache-fixtures.test-support';
 import { loadOrCreateCacheKey } from '../cache/cache-key';
 import { FakeSafeStorage } from '../tokens/safe-storage.test-support';
@@ -32,15 +35,26 @@ afterEach(async () => {
 
 const appEvent = { senderFrame: { url: 'app://desktop/index.html#/atendimento', parent: null } };
 
-function setup(options: { safeStorageAvailable?: boolean } = {}) {
+function setup(options: { safeStorageAvailable?: boolean; services?: boolean } = {}) {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'atende-cache-ipc-'));
   directories.push(directory);
   const safeStorage = new FakeSafeStorage();
   safeStorage.available = options.safeStorageAvailable ?? true;
+  let services: AccountServices | null = null;
   const account = createAccountSession({
     serverOrigin: server.url,
     cacheDirectory: directory,
     loadKey: () => loadOrCreateCacheKey({ safeStorage, filePath: path.join(directory, 'cache-key.bin'), platform: 'linux' }),
+    onOpen: options.services
+      ? (open) => {
+          const started = startAccountServices(open, { serverOrigin: server.url });
+          services = started;
+          return () => {
+            services = null;
+            return started.stop();
+          };
+        }
+      : undefined,
   });
   sessions.push(account);
   const ipcMain = new FakeIpcMain();
@@ -53,6 +67,7 @@ function setup(options: { safeStorageAvailable?: boolean } = {}) {
     tokenStore: { save: async () => true, load: async () => null, clear: async () => undefined, isAvailable: () => true },
     markRendererListening: () => undefined,
     account,
+    services: () => services,
     logger,
   });
   // The renderer's side: the preload's bridge over an ipcRenderer that reaches these handlers.
@@ -135,5 +150,30 @@ describe('the local cache over the preload bridge', () => {
     expect(await desktop.cache.begin(a.users.user.token)).toBeNull();
     await expect(desktop.cache.tickets()).rejects.toThrow(/ERR_DESKTOP_NO_ACCOUNT/);
     expect(logger.warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('sync and outbox over the preload bridge', () => {
+  it('syncs on begin, answers the status, queues a note and lists it delivered; bad entries refused', async () => {
+    const w = await syncWorld(server);
+    const ticket = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const { desktop, ipcMain } = setup({ services: true });
+    expect(await desktop.sync.status()).toBeNull();
+    await desktop.cache.begin(w.agent.token);
+    await waitFor(async () => (await desktop.sync.status())?.state === 'idle', 'the first sync');
+    expect((await desktop.cache.tickets()).tickets.map((t) => t.id)).toEqual([ticket.id]);
+
+    const clientId = await desktop.outbox.enqueue({ kind: 'message', ticketId: ticket.id, payload: { body: 'nota pela ponte', isPrivate: true } });
+    await waitFor(async () => (await desktop.outbox.list({ states: ['done'] })).length === 1, 'the delivery');
+    expect((await desktop.outbox.list()).map((i) => i.clientId)).toEqual([clientId]);
+    await desktop.sync.online();
+    await waitFor(async () => (await desktop.cache.thread(ticket.id)).messages.some((m) => m.body === 'nota pela ponte'), 'the note synced');
+
+    await expect(
+      desktop.outbox.enqueue({ kind: 'message', ticketId: ticket.id, payload: { body: '   ' } } as never),
+    ).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT/);
+    await expect(ipcMain.invoke(DESKTOP_INVOKE_CHANNELS.outboxList, appEvent, { states: ['lost'] })).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT: states/);
+    await expect(ipcMain.invoke(DESKTOP_INVOKE_CHANNELS.outboxDiscard, appEvent, 'has space')).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT: clientId/);
+    await expect(ipcMain.invoke(DESKTOP_INVOKE_CHANNELS.syncOlder, appEvent, 0)).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT: ticketId/);
   });
 });

@@ -5,13 +5,17 @@ import {
   type DesktopNotificationRequest,
 } from '@shared/desktop-api';
 import { AccountSessionError, type AccountSession } from '../account/account-session';
+import type { AccountServices } from '../account/account-services';
 import { CacheKeyUnavailableError } from '../cache/cache-key';
+import { OutboxEntryError } from '../outbox/outbox-items';
 import { isOneOfOrigins } from '../security/origin.matcher';
 import type { SecureTokenStore } from '../tokens/secure-token.store';
 import {
   clampBadgeCount,
   parseAccessToken,
   parseAccountEnd,
+  parseClientId,
+  parseOutboxFilter,
   parseListeningEvent,
   parseNotificationRequest,
   parseRefreshToken,
@@ -61,6 +65,8 @@ export interface DesktopIpcDependencies {
   markRendererListening: (name: DesktopEventName) => void;
   /** The local cache's owner (issue #15); absent, the cache channels answer ERR_DESKTOP_NO_ACCOUNT. */
   account?: AccountSession;
+  /** The open account's sync and outbox (null while none is open). */
+  services?: () => AccountServices | null;
   logger?: { warn: (message: string, meta?: Record<string, unknown>) => void };
 }
 
@@ -80,6 +86,11 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
   const account = (): AccountSession => {
     if (!deps.account) throw new DesktopIpcError('ERR_DESKTOP_NO_ACCOUNT: the local cache is not available');
     return deps.account;
+  };
+  const services = (): AccountServices => {
+    const running = deps.services?.();
+    if (!running) throw new DesktopIpcError('ERR_DESKTOP_NO_ACCOUNT: no account is open');
+    return running;
   };
   const openStore = () => {
     const open = account().current();
@@ -127,6 +138,7 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
       } catch (error) {
         throw bridgeError(error);
       }
+      deps.services?.()?.tokenChanged();
     },
     [DESKTOP_INVOKE_CHANNELS.accountEnd]: (_event, input) => account().end(valid(parseAccountEnd(input))),
     [DESKTOP_INVOKE_CHANNELS.cacheTickets]: (_event, input) => openStore().listTickets(valid(parseTicketListOptions(input))),
@@ -138,6 +150,30 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
       const request = valid(parseSearchRequest(text, limit));
       return openStore().search(request.text, request.limit);
     },
+    [DESKTOP_INVOKE_CHANNELS.syncStatus]: () => deps.services?.()?.sync.status() ?? null,
+    [DESKTOP_INVOKE_CHANNELS.syncNow]: () => {
+      const running = deps.services?.();
+      if (!running) return null;
+      running.online();
+      return running.sync.status();
+    },
+    // The engine checks each envelope (shape, tenant, seq) and ignores what does not fit.
+    [DESKTOP_INVOKE_CHANNELS.syncEnvelope]: (_event, envelope) => deps.services?.()?.sync.onEnvelope(envelope),
+    [DESKTOP_INVOKE_CHANNELS.syncOlder]: (_event, ticketId) => {
+      const request = valid(parseThreadRequest(ticketId, undefined));
+      return services().sync.loadOlder(request.ticketId);
+    },
+    [DESKTOP_INVOKE_CHANNELS.outboxEnqueue]: (_event, entry) => {
+      try {
+        return services().outbox.enqueue(entry);
+      } catch (error) {
+        if (error instanceof OutboxEntryError) throw new DesktopIpcError(`ERR_DESKTOP_INVALID_INPUT: ${error.message}`);
+        throw error;
+      }
+    },
+    [DESKTOP_INVOKE_CHANNELS.outboxList]: (_event, filter) => services().outbox.list(valid(parseOutboxFilter(filter))),
+    [DESKTOP_INVOKE_CHANNELS.outboxDiscard]: (_event, clientId) => services().outbox.discard(valid(parseClientId(clientId))),
+    [DESKTOP_INVOKE_CHANNELS.outboxRetry]: (_event, clientId) => services().outbox.retry(valid(parseClientId(clientId))),
   };
 
   for (const [channel, handler] of Object.entries(handlers)) {

@@ -7,6 +7,8 @@ import {
   type ThreadPageOptions,
   type TicketListOptions,
 } from '@shared/desktop-api';
+import { clientIdSchema } from '@shared/schemas/messages';
+import { OUTBOX_STATES } from '@shared/schemas/outbox';
 import { TICKET_STATUSES } from '@shared/schemas/tickets';
 import { hasControlCharacters } from '../security/control-characters';
 
@@ -129,4 +131,16 @@ export function parseSearchRequest(text: unknown, limit: unknown): Parsed<{ text
 export function parseAccountEnd(input: unknown): Parsed<{ wipe: boolean }> {
   if (!isPlainObject(input) || typeof input.wipe !== 'boolean') return { ok: false, error: 'wipe must be a boolean' };
   return { ok: true, value: { wipe: input.wipe } };
+}
+
+const outboxFilterSchema = z
+  .strictObject({ states: z.array(z.enum(OUTBOX_STATES)).max(OUTBOX_STATES.length).optional(), ticketId: positiveId.optional() })
+  .optional();
+
+export function parseOutboxFilter(input: unknown): Parsed<{ states?: (typeof OUTBOX_STATES)[number][]; ticketId?: number } | undefined> {
+  return fromZod(outboxFilterSchema.safeParse(input === null ? undefined : defined(input)));
+}
+
+export function parseClientId(input: unknown): Parsed<string> {
+  return clientIdSchema.safeParse(input).success ? { ok: true, value: input as string } : { ok: false, error: 'clientId is not a client id' };
 }

@@ -23,7 +23,9 @@ export interface OutboxOptions extends Omit<OutboxHttpOptions, 'account'> {
   backoff?: { baseMs?: number; maxMs?: number };
 }
 
-export type OutboxChange = { type: 'enqueued' | 'updated'; item: OutboxItem } | { type: 'discarded'; clientId: string };
+// Changes cross the preload bridge (the console lists the queue): the shape is in the shared contract.
+export type { DesktopOutboxChange as OutboxChange } from '@shared/desktop-api';
+import type { DesktopOutboxChange as OutboxChange } from '@shared/desktop-api';
 
 export interface ReplayReport {
   done: number;

@@ -19,18 +19,9 @@ import { DEFAULT_SNAPSHOT_WINDOW, readSnapshot, type SnapshotWindow } from './sy
  * with backoff. The status (idle, syncing, offline, error) is for the console's banner.
  */
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error';
-
-export interface SyncStatus {
-  state: SyncState;
-  lastSeq: number | null;
-  /** When the cache was last known to be current (ISO). */
-  lastSyncedAt: string | null;
-  /** Why the last run failed (offline or error). */
-  error: { code: string; message: string; httpStatus: number | null } | null;
-  /** When the next automatic try is due (offline or error). */
-  nextRetryAt: string | null;
-}
+// The status crosses the preload bridge (the console's banner): its shape is in the shared contract.
+export type { DesktopSyncState as SyncState, DesktopSyncStatus as SyncStatus } from '@shared/desktop-api';
+import type { DesktopSyncStatus as SyncStatus } from '@shared/desktop-api';
 
 export interface SyncLogger {
   info?(message: string, meta?: Record<string, unknown>): void;
