@@ -26,7 +26,7 @@ export interface OpenCacheOptions {
 export interface CacheDatabase {
   readonly account: CacheAccount;
   readonly filePath: string;
-  /** For the cache modules (store, migrations) only: no SQL leaves desktop/main/cache. */
+  /** For the cache modules (store, migrations) and the outbox's own table (desktop/main/outbox) only. */
   readonly connection: Database.Database;
   close(): void;
   /** Closes and deletes the files (logout, tenant switch, server-side purge). */
