@@ -15,9 +15,11 @@ const alias = { '@shared': path.resolve(root, 'shared') };
  * Main and preload bundle their npm dependencies instead of leaving them in node_modules: the
  * root package.json also lists the server's dependencies, and electron-builder.yml keeps
  * node_modules out of the installer so none of the server's packages ship to agents' machines.
- * A native module (better-sqlite3) cannot be bundled: list it in `external` below and let it
- * through in electron-builder.yml's `files` when it arrives.
+ * A native module cannot be bundled: the local cache's SQLite (better-sqlite3-multiple-ciphers)
+ * stays external and ships in the staged app's own node_modules (scripts/desktop-package.mjs,
+ * DESKTOP_RUNTIME_DEPENDENCIES), rebuilt for Electron there.
  */
+const NATIVE_EXTERNALS = ['better-sqlite3-multiple-ciphers'];
 export default defineConfig({
   main: {
     resolve: { alias },
@@ -26,6 +28,7 @@ export default defineConfig({
       externalizeDeps: false,
       rolldownOptions: {
         input: { index: path.resolve(root, 'desktop/main/index.ts') },
+        external: NATIVE_EXTERNALS,
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },

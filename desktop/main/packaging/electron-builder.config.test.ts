@@ -37,15 +37,29 @@ describe('electron-builder.yml', () => {
   it('identifies the app and writes installers under dist/desktop', () => {
     expect(config.appId).toBe('com.atende.desktop');
     expect(config.productName).toBe('Atende');
-    expect(config.directories).toEqual({ output: 'dist/desktop', buildResources: 'build' });
+    expect(config.directories).toEqual({ output: 'dist/desktop', buildResources: 'build', app: 'dist/desktop-app' });
   });
 
-  it('packages the three built bundles only: no server code, web build, sources or node_modules', () => {
+  it('packages the staged app: the three bundles and the native module, no server code, web build or sources', () => {
+    expect(config.directories.app).toBe('dist/desktop-app');
     const included = (config.files as string[]).filter((pattern) => !pattern.startsWith('!'));
-    expect(included).toEqual(['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*', 'package.json']);
-    expect(config.files).toContain('!node_modules{,/**/*}');
+    expect(included).toEqual(['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*', 'package.json', 'node_modules/**/*']);
     expect(included.some((pattern) => /server|shared|migrations|desktop\//.test(pattern))).toBe(false);
-    expect(config.npmRebuild).toBe(false);
+    // The native module is rebuilt for Electron in the staged folder and loaded from outside the asar.
+    expect(config.npmRebuild).toBe(true);
+    expect(config.asarUnpack).toEqual(['**/*.node']);
+  });
+
+  it("stages a package.json whose only dependencies are the main process's native modules, at their installed versions", async () => {
+    const { desktopAppManifest, DESKTOP_RUNTIME_DEPENDENCIES } = await import('../../../scripts/desktop-package.mjs');
+    const manifest = desktopAppManifest(packageJson, (name: string) => require(`${name}/package.json`).version);
+    expect(Object.keys(manifest.dependencies)).toEqual(DESKTOP_RUNTIME_DEPENDENCIES);
+    expect(manifest.dependencies['better-sqlite3-multiple-ciphers']).toBe(require('better-sqlite3-multiple-ciphers/package.json').version);
+    expect(manifest).toMatchObject({ version: packageJson.version, main: 'out/main/index.js', type: 'module', private: true });
+    // What main imports from node_modules unbundled is exactly what the staged app ships.
+    const viteConfig = readFileSync(path.join(repoRoot, 'electron.vite.config.ts'), 'utf8');
+    const externals = JSON.parse(viteConfig.match(/const NATIVE_EXTERNALS = (\[[^\]]*\])/)![1].replace(/'/g, '"'));
+    expect(externals).toEqual(DESKTOP_RUNTIME_DEPENDENCIES);
   });
 
   it('starts the entry electron-vite builds, consistently with package.json', () => {
