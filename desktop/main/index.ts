@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BrowserWindow, Notification, app, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, nativeImage, protocol, safeStorage, session, shell } from 'electron';
 import { startAccountServices, type AccountServices } from './account/account-services';
 import { createAccountSession, type AccountSession } from './account/account-session';
 import { loadOrCreateCacheKey } from './cache/cache-key';
@@ -20,6 +20,7 @@ import { openExternalSafely } from './security/external-link.opener';
 import { decideNavigation, decideRedirect, decideWindowOpen } from './security/navigation.policy';
 import { decidePermissionCheck, decidePermissionRequest } from './security/permission.policy';
 import { createSecureTokenStore } from './tokens/secure-token.store';
+import { createTrayService, type TrayService } from './tray/tray.service';
 import { decideAutoUpdate, startAutoUpdates } from './updates/auto-update.service';
 import { buildMainWindowOptions } from './window/main-window.options';
 
@@ -147,6 +148,37 @@ function createMainWindow(config: DesktopConfig): BrowserWindow {
   return window;
 }
 
+let tray: TrayService | null = null;
+
+/** The tray icon (packaged: resources/tray.png, see electron-builder.yml; development: build/icon.png). */
+function createTray(): TrayService | null {
+  const iconPath = app.isPackaged ? path.join(process.resourcesPath, 'tray.png') : path.join(outDir, '../../build/icon.png');
+  const icon = nativeImage.createFromPath(iconPath);
+  if (icon.isEmpty()) {
+    log.warn(`no tray icon at ${iconPath}`);
+    return null;
+  }
+  // A desktop without a tray (some Linux sessions) still gets the console.
+  try {
+    return startTray(icon);
+  } catch (error) {
+    log.warn(`no tray: ${String(error)}`);
+    return null;
+  }
+}
+
+function startTray(icon: Electron.NativeImage): TrayService {
+  return createTrayService({
+    createTray: () => new Tray(icon.resize({ width: process.platform === 'darwin' ? 16 : 22 })),
+    buildMenu: (items) => Menu.buildFromTemplate(items),
+    platform: process.platform,
+    loginItem: { get: () => app.getLoginItemSettings(), set: (settings) => app.setLoginItemSettings(settings) },
+    openConsole: focusMainWindow,
+    quit: () => app.quit(),
+    locale: app.getLocale(),
+  });
+}
+
 /** The open account's sync and outbox (issue #15); null while no account is open. */
 let accountServices: AccountServices | null = null;
 
@@ -203,8 +235,10 @@ function registerIpc(config: DesktopConfig): void {
       if (!notifications.show(request)) log.warn('notifications are not supported on this system');
     },
     setBadgeCount: (count) => {
-      // A no-op on Windows (no dock badge there) and on Linux launchers without Unity support.
+      // A no-op on Windows (no dock badge there) and on Linux launchers without Unity support:
+      // the tray's tooltip carries the count there.
       app.setBadgeCount(count);
+      tray?.setUnread(count);
     },
     tokenStore,
     markRendererListening: (name) => rendererEvents.markListening(name),
@@ -284,6 +318,7 @@ function main(): void {
     registerIpc(config);
     readyConfig = config;
     mainWindow = createMainWindow(config);
+    tray = createTray();
     handleDeepLink(findDeepLinkInArgv(process.argv));
     void startUpdates().catch((error: unknown) => log.error(`auto-update not started: ${String(error)}`));
 

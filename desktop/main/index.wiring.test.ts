@@ -39,7 +39,25 @@ const fake = vi.hoisted(() => {
     getVersion: () => '1.2.3',
     getPath: () => '/tmp/atende-wiring-test-user-data',
     setBadgeCount: vi.fn(),
+    getLocale: () => 'pt-BR',
+    getLoginItemSettings: () => ({ openAtLogin: false }),
+    setLoginItemSettings: vi.fn(),
   });
+
+  class Tray extends Emitter {
+    static created: Tray[] = [];
+    setToolTip = vi.fn();
+    setContextMenu = vi.fn();
+    setTitle = vi.fn();
+    destroy = vi.fn();
+    constructor(readonly image: unknown) {
+      super();
+      Tray.created.push(this);
+    }
+  }
+  const nativeImage = {
+    createFromPath: vi.fn((file: string) => ({ file, isEmpty: () => false, resize: () => ({ file }) })),
+  };
 
   class FakeWebContents extends Emitter {
     send = vi.fn();
@@ -85,6 +103,9 @@ const fake = vi.hoisted(() => {
     app,
     BrowserWindow,
     Notification,
+    Tray,
+    Menu: { buildFromTemplate: (items: unknown[]) => items },
+    nativeImage,
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     session: {
       defaultSession: {
@@ -108,6 +129,8 @@ const ipcListener = (channel: string) => fake.ipcMain.on.mock.calls.find(([name]
 
 beforeAll(async () => {
   process.env.ATENDE_SERVER_URL = 'https://app.example.com';
+  // Electron sets it in a packaged app (the tray icon is read from there).
+  (process as { resourcesPath?: string }).resourcesPath = '/opt/Atende/resources';
   process.argv.push('atende://tickets/77');
   await import('./index');
   // Let the whenReady() continuation run.
@@ -218,6 +241,10 @@ describe('main process wiring', () => {
   it('clamps the badge and refuses to persist a token without a secure store', async () => {
     await ipcHandler(DESKTOP_INVOKE_CHANNELS.setBadgeCount)(appEvent, 123456);
     expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(9999);
+    // The tray carries the count where there is no dock badge (Windows, most Linux desktops).
+    expect(fake.Tray.created).toHaveLength(1);
+    expect(fake.nativeImage.createFromPath).toHaveBeenCalledWith('/opt/Atende/resources/tray.png');
+    expect(fake.Tray.created[0].setToolTip).toHaveBeenLastCalledWith('Atende: 9999 mensagens não lidas');
     await expect(ipcHandler(DESKTOP_INVOKE_CHANNELS.setRefreshToken)(appEvent, 'abc')).resolves.toBe(false);
   });
 
