@@ -5,6 +5,7 @@ import type { TicketDto } from '@shared/schemas/tickets';
 import { waitFor, type RecordingSocket } from '../../../server/src/realtime/realtime.test-support';
 import { startTestServer, type TestServer } from '../../../tests/helpers/test-server';
 import { createOutbox } from '../outbox/outbox';
+import { GAP_REPLAY_DELAY_MS } from './sync-engine';
 import {
   headSeq,
   note,
@@ -183,6 +184,43 @@ describe('incremental sync', () => {
     expect(c.net.replays().length).toBe(replaysBefore + 1);
     expect(c.cache.store().threadPage(t.id).messages.map((m) => m.body)).toEqual(['dois', 'um']);
     expect(c.cache.store().search('adulterada').messages).toEqual([]);
+  });
+
+  it('holes in a row (events the agent may not see) cost one replay per gap period, not one per hole', async () => {
+    const w = await syncWorld(server);
+    const t = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const c = consoleOf(w);
+    await c.engine.sync();
+    const s = await socket(w);
+    const notes = [];
+    for (let i = 1; i <= 6; i++) notes.push(await note(server, w.agent.token, t.id, `nota ${i}`));
+    const envelopes = await nextEnvelopes(s, 0, 6);
+    const replaysBefore = c.net.replays().length;
+
+    // Every other one reaches the engine: three holes within the gap period.
+    for (const e of [envelopes[1], envelopes[3], envelopes[5]]) c.engine.onEnvelope(e);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(c.net.replays().length).toBe(replaysBefore); // still waiting for the period to end
+    await waitFor(() => c.engine.status().lastSeq === envelopes[5].seq && c.engine.status().state === 'idle', 'the replay');
+    expect(c.net.replays().length).toBe(replaysBefore + 1);
+    expect(threadIds(c, t.id)).toEqual(notes.map((n) => n.id).reverse());
+  });
+
+  it('a late envelope that fills the hole within the gap period needs no replay', async () => {
+    const w = await syncWorld(server);
+    const t = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const c = consoleOf(w);
+    await c.engine.sync();
+    const s = await socket(w);
+    await note(server, w.agent.token, t.id, 'primeira');
+    await note(server, w.agent.token, t.id, 'segunda');
+    const [e1, e2] = await nextEnvelopes(s, 0, 2);
+    const replaysBefore = c.net.replays().length;
+    c.engine.onEnvelope(e2);
+    c.engine.onEnvelope(e1);
+    expect(c.engine.status().lastSeq).toBe(e2.seq);
+    await new Promise((resolve) => setTimeout(resolve, GAP_REPLAY_DELAY_MS + 200));
+    expect(c.net.replays().length).toBe(replaysBefore);
   });
 
   it('envelopes arriving during a run wait for it and are applied in seq order after its replay', async () => {

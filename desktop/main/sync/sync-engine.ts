@@ -38,6 +38,14 @@ export interface SyncEngineOptions {
   window?: SnapshotWindow;
   /** Backoff between failed runs: initialMs, doubled each time, at most maxMs. */
   retry?: { initialMs?: number; maxMs?: number };
+  /**
+   * How long a gap in the socket's seqs waits before a replay closes it (GAP_REPLAY_DELAY_MS).
+   * The server skips the events a user may not see, so an agent's stream has holes all the time:
+   * replaying each at once would be one GET /sync per event per agent. Waiting lets one replay
+   * cover every hole of the period (and a late envelope fill its own); the console's screen is
+   * fed by its socket directly, only the cache lags.
+   */
+  gapDelayMs?: number;
 }
 
 export interface LoadOlderResult {
@@ -66,6 +74,7 @@ export interface SyncEngine {
 }
 
 const DEFAULT_RETRY = { initialMs: 1_000, maxMs: 60_000 };
+export const GAP_REPLAY_DELAY_MS = 1_500;
 /** Replays in one run before giving up for now (events keep coming faster than we read them). */
 const MAX_REPLAYS_PER_RUN = 20;
 /** Snapshots in one run: a reload answer right after a snapshot twice means something is off. */
@@ -101,6 +110,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let reloadRequested = false;
   let failures = 0;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let gapTimer: ReturnType<typeof setTimeout> | null = null;
+  const gapDelayMs = options.gapDelayMs ?? GAP_REPLAY_DELAY_MS;
   /** Bumped by every reset: work started against the old cache must not write to the new one. */
   let generation = 0;
   let stopped = false;
@@ -207,6 +218,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   function sync(): Promise<SyncStatus> {
     if (stopped) return Promise.resolve(current);
     clearRetry();
+    clearGapTimer();
     if (running) {
       rerun = true;
       return running;
@@ -261,6 +273,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     retryTimer = null;
   }
 
+  function clearGapTimer(): void {
+    if (gapTimer) clearTimeout(gapTimer);
+    gapTimer = null;
+  }
+
   /** Outside a run: apply what continues the seq, start a replay for a gap. */
   function settle(): void {
     let outcome: ReturnType<typeof drainPending>;
@@ -271,12 +288,23 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       outcome = 'gap';
     }
     if (outcome === 'done') {
+      clearGapTimer();
       // A duplicate changes nothing: no status churn for the banner.
       if (current.lastSeq !== store().lastSeq()) setStatus({ lastSyncedAt: now().toISOString() });
       return;
     }
     // While a retry is scheduled the gap waits for it: no request storm while the server is down.
-    if (!retryTimer) void sync();
+    // Otherwise one replay per gap period (see gapDelayMs), not one per hole.
+    if (retryTimer || gapTimer) return;
+    if (gapDelayMs <= 0) {
+      void sync();
+      return;
+    }
+    gapTimer = setTimeout(() => {
+      gapTimer = null;
+      if (!stopped && pending.size > 0) void sync();
+    }, gapDelayMs);
+    gapTimer.unref?.();
   }
 
   function onEnvelope(envelope: unknown): void {
@@ -323,6 +351,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     stop() {
       stopped = true;
       clearRetry();
+      clearGapTimer();
       pending.clear();
       listeners.clear();
     },
