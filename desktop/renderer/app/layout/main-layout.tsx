@@ -5,6 +5,7 @@ import { useLogoutMutation } from '../../api/auth.api';
 import { useSetUserOnlineMutation } from '../../api/users.api';
 import { DarkModeToggle } from '../../features/preferences/dark-mode-toggle';
 import { LanguageSelect } from '../../features/preferences/language-select';
+import { ConnectionBanner } from '../connection/connection-banner';
 import { endSession } from '../session/session-controller';
 import { useAppSelector } from '../store-hooks';
 import { AppMenu } from './app-menu';
@@ -53,6 +54,7 @@ export function MainLayout() {
           />
         </NavbarGroup>
       </Navbar>
+      <ConnectionBanner />
       <div className="main-body">
         <AppMenu />
         <main className="main-content" id="main-content">
