@@ -223,6 +223,7 @@ describe('app base query', () => {
 });
 
 const { messagesApi } = await import('./messages.api');
+(await import('../desktop-offline/account-ready')).markAccountSettled();
 
 describe("the desktop's local cache behind the console's reads (issue #15)", () => {
   const thread = { messages: [{ id: 9, ticketId: 5, body: 'do cache' }], hasMore: false, nextBefore: null };

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { DesktopApi, TicketListOptions } from '@shared/desktop-api';
 import { cachePolicy } from '../api/cache-fallback-rule';
+import { markAccountSettled } from './account-ready';
 import { answerFromCache, decodeCursor, encodeCursor, parseRequest, ticketFromLists, ticketMatches } from './cache-queries';
+
+// The app's first cache.begin has settled (install-desktop-offline does it in the app).
+markAccountSettled();
 
 /** A desktop cache in memory with the bridge's shapes (the real one is tested under Node in desktop/main). */
 function fakeDesktop() {

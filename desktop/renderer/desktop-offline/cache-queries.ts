@@ -3,6 +3,7 @@ import type { DesktopApi, TicketCursor } from '@shared/desktop-api';
 import type { TicketStatus as SharedTicketStatus } from '@shared/schemas/tickets';
 import type { Message, MessagePage, MessageSearchResult } from '../api/messages.api';
 import type { Ticket, TicketListPage } from '../api/tickets.api';
+import { accountSettled } from './account-ready';
 
 /**
  * The desktop console's reads answered from the local cache (issue #15) when the network gives no
@@ -146,6 +147,7 @@ export async function answerFromCache(
   options: { state: unknown; browserOnline: boolean },
 ): Promise<{ data: unknown } | null> {
   const { path, params } = parseRequest(args);
+  await accountSettled();
   try {
     if (path === '/tickets') return { data: await ticketList(desktop, params) };
     const ticket = /^\/tickets\/(\d+)$/.exec(path);

@@ -3,6 +3,7 @@ import { baseApi } from '../api/base.api';
 import { connectionStatus } from '../app/connection/connection-status';
 import { setLogoutHook } from '../app/session/session-controller';
 import type { AppStore } from '../app/store';
+import { markAccountSettled } from './account-ready';
 import { outboxStore } from './outbox-store';
 import { nextCatchingUp, sessionCalls, type CacheCall, type SessionView } from './session-bridge';
 
@@ -54,6 +55,8 @@ export function installDesktopOffline(store: AppStore, desktop: DesktopApi): () 
         // ERR_DESKTOP_ACCOUNT_UNVERIFIED and the like: the console runs online only, as in the browser.
         if (call.kind === 'begin') accountOpen = false;
         console.warn('desktop cache:', error instanceof Error ? error.message : error);
+      } finally {
+        if (call.kind === 'begin') markAccountSettled();
       }
     });
   };
@@ -67,6 +70,8 @@ export function installDesktopOffline(store: AppStore, desktop: DesktopApi): () 
   };
   const unsubscribeStore = store.subscribe(onSession);
   onSession();
+  // No session at start-up: nothing to wait for.
+  if (!current.token) markAccountSettled();
 
   setLogoutHook(async () => {
     chain = chain.then(async () => {
