@@ -16,7 +16,6 @@ import { isNoAnswer } from '../../api/cache-fallback-rule';
 import { ticketsApi } from '../../api/tickets.api';
 import type { RootState } from '../../app/store';
 import { useAppDispatch } from '../../app/store-hooks';
-import { enqueueText, expectedOf, offlineDesktop } from '../../desktop-offline/offline-send';
 import { useAudioRecorder } from './audio-recorder';
 import { fetchAuthenticatedBlob } from './authenticated-media';
 import type { ChatTools } from './chat-tools';
@@ -55,6 +54,9 @@ export function useTicketSender(ticketId: number) {
    * main delivers it. Files are not queued (the outbox carries text only).
    */
   const queueOffline = async (body: string, options: { isPrivate?: boolean; quotedMsgId?: number | null } = {}): Promise<boolean> => {
+    // The web app has no outbox: its chunk never loads the desktop's code (nor the outbox schema).
+    if (!window.desktop) return false;
+    const { enqueueText, expectedOf, offlineDesktop } = await import('../../desktop-offline/offline-send');
     const desktop = offlineDesktop();
     if (!desktop) return false;
     const ticket = ticketsApi.endpoints.getTicket.select(ticketId)(store.getState()).data;
