@@ -281,6 +281,15 @@ test.describe('desktop console offline (bridge harness over the real main-proces
       await expect(banner).toContainText('1 ação aguardando envio');
       await page.screenshot({ path: `${ARTIFACTS}/desktop-offline-pending.png` });
 
+      // Logging out would wipe the cache and the queued note with it: the agent is asked first.
+      await page.getByTestId('logout').click();
+      await expect(page.getByTestId('logout-unsent')).toHaveText(
+        '1 ação feita sem conexão ainda não foi enviada. Ao sair, ela será perdida.',
+      );
+      await page.getByRole('button', { name: 'Cancelar' }).click();
+      await expect(page.getByTestId('logout-unsent')).toHaveCount(0);
+      await expect(pending).toHaveAttribute('data-state', 'queued');
+
       // Back online: main syncs and delivers; the server's message replaces the bubble.
       harness.network.up = true;
       offline.on = false;
