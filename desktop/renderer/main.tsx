@@ -66,6 +66,12 @@ async function start() {
     disconnectRealtime,
     resetApiCache: () => store.dispatch(baseApi.util.resetApiState()),
   });
+  // The desktop's local cache, sync and outbox (issue #15): a chunk of its own, never loaded by the web app.
+  const desktop = window.desktop;
+  if (desktop)
+    void import('./desktop-offline/install-desktop-offline')
+      .then(({ installDesktopOffline }) => installDesktopOffline(store, desktop))
+      .catch((error: unknown) => console.error(error));
   const language = appStorage.readLanguage() ?? DEFAULT_LOCALE;
   // Icons load beside the first render instead of before it: the first screen is built while
   // the icon paths (one chunk per size, 300 KB) and the opening screen's data are on the way (the

@@ -221,3 +221,58 @@ describe('app base query', () => {
     expect(memory.storage.getItem('token')).toBe('old-token');
   });
 });
+
+const { messagesApi } = await import('./messages.api');
+(await import('../desktop-offline/account-ready')).markAccountSettled();
+
+describe("the desktop's local cache behind the console's reads (issue #15)", () => {
+  const thread = { messages: [{ id: 9, ticketId: 5, body: 'do cache' }], hasMore: false, nextBefore: null };
+  const desktopWith = () => {
+    const cache = { thread: vi.fn(async () => thread), tickets: vi.fn(), search: vi.fn() };
+    vi.stubGlobal('window', { desktop: { cache, sync: { loadOlder: vi.fn() } } });
+    return cache;
+  };
+  const getThread = (store: ReturnType<typeof setup>['store']) =>
+    store.dispatch(messagesApi.endpoints.getMessages.initiate({ ticketId: 5, before: null }, { forceRefetch: true }));
+  const unreachable = () =>
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+
+  it('no answer from the network: the thread comes from the cache, marked, with no toast', async () => {
+    const cache = desktopWith();
+    unreachable();
+    const { store } = setup();
+    const result = await getThread(store);
+    expect(result.data).toEqual({ ...thread, fromCache: true });
+    expect(cache.thread).toHaveBeenCalledWith(5, { beforeId: null });
+    expect(toasts).toEqual([]);
+  });
+
+  it('the browser offline: the cache answers without trying the network', async () => {
+    desktopWith();
+    vi.stubGlobal('navigator', { onLine: false });
+    script = () => ({ status: 200, body: { messages: [], hasMore: false, nextBefore: null } });
+    const { store } = setup();
+    expect((await getThread(store)).data).toMatchObject({ fromCache: true });
+    expect(calls).toEqual([]);
+  });
+
+  it('a server answer (even an error) is not replaced by the cache', async () => {
+    const cache = desktopWith();
+    script = () => ({ status: 404, body: { error: 'ERR_NO_TICKET_FOUND', message: 'x' } });
+    const { store } = setup();
+    expect((await getThread(store)).error).toMatchObject({ status: 404 });
+    expect(cache.thread).not.toHaveBeenCalled();
+  });
+
+  it('the web app (no window.desktop) keeps the network error', async () => {
+    unreachable();
+    const { store } = setup();
+    expect((await getThread(store)).error).toMatchObject({ status: 'FETCH_ERROR' });
+    expect(toasts).toHaveLength(1);
+  });
+});

@@ -1,12 +1,14 @@
 import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { REQUEST_TIMEOUT_MS } from '@shared/limits';
 import { currentApiBaseUrl } from '../app/config/app-config';
+import { connectionStatus } from '../app/connection/connection-status';
 import { loadingOverlay } from '../app/feedback/loading-overlay.store';
 import { showToast } from '../app/feedback/toaster';
 import { takeEarlyResponse } from '../app/early/early-requests';
 import { appStorage } from '../app/session/app-storage';
 import { handleUnauthorized, isLoggingOut, requestNewToken, markTenantBlocked } from '../app/session/session-controller';
 import { translate } from '../i18n/i18n-instance';
+import { cachePolicy, isNoAnswer } from './cache-fallback-rule';
 import { errorActionFor } from './error-actions';
 import { describeError, errorCodeOf } from './error-mapper';
 import { createTokenRefresher } from './token-refresher';
@@ -50,16 +52,41 @@ const refresher = createTokenRefresher(requestNewToken);
 const isSessionExpired = (error: FetchBaseQueryError | undefined): boolean =>
   error?.status === 403 && errorCodeOf(error.data) === 'ERR_SESSION_EXPIRED';
 
+/**
+ * The desktop's local cache answers the console's reads the network cannot (issue #15); its code
+ * loads only then, so the web app (no `window.desktop`) never fetches it.
+ */
+async function answerFromDesktopCache(args: string | FetchArgs, state: unknown, browserOnline: boolean): Promise<{ data: unknown } | null> {
+  const desktop = hasDesktop() ? window.desktop : undefined;
+  if (!desktop) return null;
+  const { answerFromCache } = await import('../desktop-offline/cache-queries');
+  const answer = await answerFromCache(desktop, args, { state, browserOnline });
+  if (answer) connectionStatus.desktopChanged({ servedFromCache: true });
+  return answer;
+}
+
+const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+const hasDesktop = () => typeof window !== 'undefined' && Boolean(window.desktop);
+
 export const appBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, AppQueryOptions> = async (
   args,
   api,
   extraOptions = {},
 ) => {
+  const cache = cachePolicy(api.endpoint, hasDesktop(), browserOnline());
+  if (cache === 'skip-network') {
+    const cached = await answerFromDesktopCache(args, api.getState(), false);
+    if (cached) return cached;
+  }
   const tracked = !extraOptions.background;
   if (tracked) loadingOverlay.requestStarted();
   try {
     const sentToken = appStorage.readToken();
     let result = await rawBaseQuery(withBaseUrl(args), api, extraOptions);
+    if (cache && result.error && isNoAnswer(result.error.status)) {
+      const cached = await answerFromDesktopCache(args, api.getState(), browserOnline());
+      if (cached) return cached;
+    }
     if (extraOptions.anonymous) return result;
 
     if (isSessionExpired(result.error)) {
@@ -85,6 +112,8 @@ export const appBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
       showToast(describeError(error, translate), 'warning');
     } else if (typeof error.status === 'number' && error.status >= 500) {
       showToast(describeError(error, translate), 'danger');
+    } else if (isNoAnswer(error.status) && hasDesktop() && !browserOnline()) {
+      // The desktop offline: the banner says so; a toast per failed read would bury the console.
     } else if (error.status !== 401 && !extraOptions.background) {
       const action = errorActionFor(errorCodeOf(error.data), appStorage.readSession()?.profile ?? null);
       showToast(describeError(error, translate), 'warning', action ? { text: translate(action.labelKey), href: `#${action.to}` } : undefined);

@@ -57,6 +57,7 @@ export interface MessageSearchResult {
   messages: Message[];
   count: number;
   hasMore: boolean;
+  fromCache?: boolean;
 }
 
 export interface ForwardResult {
@@ -102,6 +103,8 @@ export interface MessagePage {
   messages: Message[];
   hasMore: boolean;
   nextBefore: number | null;
+  /** Read from the desktop's local cache while offline (issue #15): may be out of date. */
+  fromCache?: boolean;
 }
 
 export interface SendResult {

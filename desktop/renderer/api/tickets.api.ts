@@ -42,6 +42,8 @@ export interface Ticket {
   kanban?: { id: number; name: string; color: string } | null;
   demand?: { id: number; name: string } | null;
   rating?: TicketRating | null;
+  /** Read from the desktop's local cache while offline (issue #15): may be out of date. */
+  fromCache?: boolean;
 }
 
 export interface TicketRating {
@@ -132,6 +134,8 @@ export interface TicketListPage {
   count: number | null;
   hasMore: boolean;
   nextCursor: string | null;
+  /** Read from the desktop's local cache while offline (issue #15): may be out of date. */
+  fromCache?: boolean;
 }
 
 export interface TicketListArgs {

@@ -1,10 +1,12 @@
-import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Tag } from '@blueprintjs/core';
+import { Alert, Alignment, Button, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { useLogoutMutation } from '../../api/auth.api';
 import { useSetUserOnlineMutation } from '../../api/users.api';
 import { DarkModeToggle } from '../../features/preferences/dark-mode-toggle';
 import { LanguageSelect } from '../../features/preferences/language-select';
+import { ConnectionBanner } from '../connection/connection-banner';
 import { endSession } from '../session/session-controller';
 import { useAppSelector } from '../store-hooks';
 import { AppMenu } from './app-menu';
@@ -22,6 +24,21 @@ export function MainLayout() {
       if (userId !== null) await setOnline({ id: userId, isOnline: false }).catch(() => undefined);
       await logout().unwrap();
     });
+
+  // Desktop: a logout wipes the local cache and the outbox with it; unsent actions are asked about first.
+  const [unsent, setUnsent] = useState<number | null>(null);
+  const requestSignOut = async () => {
+    const desktop = window.desktop;
+    if (desktop) {
+      const { unsentOutboxCount } = await import('../../desktop-offline/install-desktop-offline');
+      const count = await unsentOutboxCount(desktop);
+      if (count > 0) {
+        setUnsent(count);
+        return;
+      }
+    }
+    await signOut();
+  };
 
   return (
     <div className="main-layout">
@@ -48,11 +65,26 @@ export function MainLayout() {
             icon="log-out"
             text={t('auth.logout')}
             loading={isLoading}
-            onClick={() => void signOut()}
+            onClick={() => void requestSignOut()}
             data-testid="logout"
           />
         </NavbarGroup>
       </Navbar>
+      <ConnectionBanner />
+      <Alert
+        isOpen={unsent !== null}
+        intent="danger"
+        icon="warning-sign"
+        cancelButtonText={t('common.cancel')}
+        confirmButtonText={t('connection.logoutAnyway')}
+        onCancel={() => setUnsent(null)}
+        onConfirm={() => {
+          setUnsent(null);
+          void signOut();
+        }}
+      >
+        <p data-testid="logout-unsent">{t('connection.logoutUnsent', { count: unsent ?? 0 })}</p>
+      </Alert>
       <div className="main-body">
         <AppMenu />
         <main className="main-content" id="main-content">

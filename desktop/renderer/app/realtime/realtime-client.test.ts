@@ -180,3 +180,20 @@ describe('realtime client', () => {
     expect(s.disconnects).toBe(1);
   });
 });
+
+describe('connection and envelope hooks (the offline banner, the desktop cache)', () => {
+  it('reports connect, disconnect and handshake failures, and hands every envelope over as received', () => {
+    const changes: boolean[] = [];
+    const envelopes: number[] = [];
+    const { socket, applied } = setup({ onConnectionChange: (c) => changes.push(c), onEnvelope: (e) => envelopes.push(e.seq) });
+    socket().receive('connect');
+    socket().receive('event', envelope(1));
+    socket().receive('event', envelope(1)); // a duplicate: applied once, handed over as received
+    socket().receive('event', { not: 'an envelope' });
+    socket().receive('disconnect', 'transport close');
+    socket().receive('connect_error', new Error('offline'));
+    expect(changes).toEqual([true, false, false]);
+    expect(envelopes).toEqual([1, 1]);
+    expect(applied).toEqual([1]);
+  });
+});

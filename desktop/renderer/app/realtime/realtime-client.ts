@@ -38,6 +38,10 @@ export interface RealtimeClientDeps {
   /** The access token expired at handshake: get a new one; false when that is refused. */
   refreshToken(): Promise<boolean>;
   onError?(error: unknown): void;
+  /** The socket connected (true) or lost its connection (false): the console's offline banner. */
+  onConnectionChange?(connected: boolean): void;
+  /** Every envelope the socket delivers, as received (before de-duplication): the desktop's cache sync. */
+  onEnvelope?(event: DomainEventEnvelope): void;
 }
 
 export interface RealtimeClient {
@@ -114,6 +118,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     socket = current;
 
     current.on('connect', () => {
+      deps.onConnectionChange?.(true);
       current.emit(`${deps.tenantId}:${SOCKET_EVENTS.setUserActive}`);
       if (connectedBefore) void replay();
       connectedBefore = true;
@@ -121,6 +126,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
 
     current.on('event', (event: unknown) => {
       if (!isEnvelope(event)) return;
+      deps.onEnvelope?.(event);
       if (replaying) heldBack.push(event);
       else apply(event);
     });
@@ -148,12 +154,14 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     current.on(SOCKET_EVENTS.invalidToken, (payload?: { error?: string }) => rejected(payload?.error));
 
     current.on('disconnect', (reason: string) => {
+      deps.onConnectionChange?.(false);
       // Socket.IO does not reconnect by itself after the server closed the connection.
       if (reason === 'io server disconnect' && !tokenRefused && !closedByClient && !refreshing) current.connect();
     });
 
     // Servers that refuse the handshake itself carry the reason in the error's data.
     current.on('connect_error', (error: { data?: { error?: string; event?: string } }) => {
+      deps.onConnectionChange?.(false);
       const code = error?.data?.error;
       if (code === 'ERR_SESSION_EXPIRED' || code === 'ERR_INVALID_TOKEN' || error?.data?.event === SOCKET_EVENTS.invalidToken)
         rejected(code);

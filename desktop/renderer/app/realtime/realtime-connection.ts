@@ -9,6 +9,7 @@ import { applyAttendanceEvent } from '../../features/attendance/attendance-realt
 import { applyChannelEvent } from '../../features/channels/channel-realtime';
 import { translate } from '../../i18n/i18n-instance';
 import { currentSocketUrl } from '../config/app-config';
+import { connectionStatus } from '../connection/connection-status';
 import { appStorage } from '../session/app-storage';
 import { handleUnauthorized, requestNewToken } from '../session/session-controller';
 import { profileChanged } from '../session/session.slice';
@@ -74,6 +75,16 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
     // ERR_TENANT_INACTIVE, ERR_INVALID_TOKEN...: the server says why, the message follows it.
     onTokenInvalid: (code) => handleUnauthorized(translate(isErrorCode(code) ? `errors.${code}` : 'errors.ERR_INVALID_TOKEN')),
     refreshToken: async () => (await requestNewToken(tokenAtConnect).catch(() => null)) !== null,
+    onConnectionChange(connected) {
+      connectionStatus.socketChanged(connected);
+      if (!connected) return;
+      // Screens that showed the desktop's cached copy while offline read the server again.
+      if (connectionStatus.takeServedFromCache()) store.dispatch(baseApi.util.invalidateTags(['Ticket', 'Message']));
+      // The desktop's cache catches up and its outbox delivers (main decides; issue #15).
+      window.desktop?.sync.online().catch(() => undefined);
+    },
+    // The desktop's cache applies the socket's events in seq order itself (gaps replayed from /sync).
+    onEnvelope: (event) => void window.desktop?.sync.envelope(event).catch(() => undefined),
   });
   client.connect();
 }
@@ -81,4 +92,5 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
 export function disconnectRealtime(): void {
   client?.disconnect();
   client = null;
+  connectionStatus.socketClosed();
 }

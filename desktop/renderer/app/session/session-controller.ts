@@ -17,6 +17,8 @@ interface SessionControllerDeps {
 }
 
 let deps: SessionControllerDeps | null = null;
+/** Runs on an explicit logout, after the server was told and before the session is cleared (the desktop wipes its cache). */
+let logoutHook: (() => Promise<void>) | null = null;
 let loggingOut = false;
 let redirectTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -25,6 +27,10 @@ export function configureSessionController(value: SessionControllerDeps): void {
 }
 
 export const isLoggingOut = (): boolean => loggingOut;
+
+export function setLogoutHook(hook: (() => Promise<void>) | null): void {
+  logoutHook = hook;
+}
 
 /**
  * Stores the login answer (spec section 3 keys) and starts the session in the store. Toasts of
@@ -65,6 +71,7 @@ export async function endSession(callServer: () => Promise<unknown>): Promise<vo
   loggingOut = true;
   try {
     await callServer().catch(() => undefined);
+    await logoutHook?.().catch(() => undefined);
   } finally {
     deps?.disconnectRealtime();
     appStorage.clear(KEYS_CLEARED_ON_LOGOUT);

@@ -1,6 +1,7 @@
 import { Button, Callout, Menu, MenuItem, Popover, Tag, TextArea, Tooltip } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type ClipboardEvent, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStore } from 'react-redux';
 import { isSendableQuickMessage } from '@shared/quick-message-command';
 import type { ContactDto } from '../../api/contacts.api';
 import {
@@ -11,6 +12,9 @@ import {
   type QuickReply,
 } from '../../api/messages.api';
 import { describeError } from '../../api/error-mapper';
+import { isNoAnswer } from '../../api/cache-fallback-rule';
+import { ticketsApi } from '../../api/tickets.api';
+import type { RootState } from '../../app/store';
 import { useAppDispatch } from '../../app/store-hooks';
 import { useAudioRecorder } from './audio-recorder';
 import { fetchAuthenticatedBlob } from './authenticated-media';
@@ -36,6 +40,7 @@ export const drafts = createDraftStore(
  */
 export function useTicketSender(ticketId: number) {
   const dispatch = useAppDispatch();
+  const store = useStore<RootState>();
   const [send] = useSendMessageMutation();
   const [failures, setFailures] = useState<LocalFailedSend[]>([]);
   const [warning, setWarning] = useState<string | null>(null);
@@ -44,7 +49,26 @@ export function useTicketSender(ticketId: number) {
     setWarning(null);
   }, [ticketId]);
 
+  /**
+   * The desktop offline (issue #15): a text goes to the outbox, shown as a pending bubble until
+   * main delivers it. Files are not queued (the outbox carries text only).
+   */
+  const queueOffline = async (body: string, options: { isPrivate?: boolean; quotedMsgId?: number | null } = {}): Promise<boolean> => {
+    // The web app has no outbox: its chunk never loads the desktop's code (nor the outbox schema).
+    if (!window.desktop) return false;
+    const { enqueueText, expectedOf, offlineDesktop } = await import('../../desktop-offline/offline-send');
+    const desktop = offlineDesktop();
+    if (!desktop) return false;
+    const ticket = ticketsApi.endpoints.getTicket.select(ticketId)(store.getState()).data;
+    const clientId = await enqueueText(desktop, { ticketId, body, ...options, expected: expectedOf(ticket) }).catch(() => null);
+    return clientId !== null;
+  };
+
   const deliver = async (attempt: LocalFailedSend): Promise<boolean> => {
+    if (!attempt.files.length && (await queueOffline(attempt.body, { quotedMsgId: attempt.quotedMsgId }))) {
+      setFailures((list) => list.filter((f) => f.clientId !== attempt.clientId));
+      return true;
+    }
     const result = await send({
       ticketId,
       body: attempt.body,
@@ -53,6 +77,13 @@ export function useTicketSender(ticketId: number) {
       quotedMsgId: attempt.quotedMsgId ?? null,
     });
     if ('error' in result) {
+      // The connection dropped on the way (the request never got an answer) and the desktop now
+      // reports offline: the outbox takes the text from here.
+      const noAnswer = isNoAnswer((result.error as { status?: unknown }).status);
+      if (noAnswer && !attempt.files.length && (await queueOffline(attempt.body, { quotedMsgId: attempt.quotedMsgId }))) {
+        setFailures((list) => list.filter((f) => f.clientId !== attempt.clientId));
+        return true;
+      }
       setFailures((list) => (list.some((f) => f.clientId === attempt.clientId) ? list : [...list, attempt]));
       return false;
     }
@@ -68,6 +99,7 @@ export function useTicketSender(ticketId: number) {
   return {
     failures,
     warning,
+    queueOffline,
     send: (body: string, files: File[], quotedMsgId?: number | null) => deliver({ clientId: newClientId(), body, files, quotedMsgId }),
     retry: (failure: LocalFailedSend) => deliver(failure),
   };
@@ -157,6 +189,10 @@ export function Composer({
   const submitGhost = async () => {
     if (!text.trim()) {
       setError(t('attendance.emptyMessage'));
+      return;
+    }
+    if (await sender.queueOffline(text, { isPrivate: true })) {
+      change('');
       return;
     }
     const result = await sendGhost({ ticketId, body: text, clientId: newClientId() });

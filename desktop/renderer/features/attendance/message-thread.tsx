@@ -9,6 +9,7 @@ import { formatScheduleDate, isForwardable } from './composer-rules';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
 import { ackMarkOf, formatTime, messageDate, threadItems } from './message-display';
 import { MessageMenu } from './message-menu';
+import { OutboxBubbles } from './outbox-bubbles';
 import { estimateItemHeight } from './thread-window';
 import { useVirtualThread } from './use-virtual-thread';
 
@@ -327,6 +328,7 @@ function ThreadViewport({
           </div>
         </div>
       ))}
+      <OutboxBubbles ticketId={ticketId} messages={messages} />
     </div>
   );
 }
