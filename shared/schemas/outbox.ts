@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_BODY_MAX, ReactionMessageSchema } from './messages';
+import { clientIdSchema, MESSAGE_BODY_MAX, ReactionMessageSchema } from './messages';
 import { TICKET_STATUSES } from './tickets';
 
 /**
@@ -63,7 +63,12 @@ const ExpectedTicketSchema = z.strictObject({
   queueId: recordId.nullable().optional(),
 });
 
-const common = { ticketId: recordId, expected: ExpectedTicketSchema.optional() };
+/**
+ * `clientId`: a send the console already tried online carries its client id into the outbox, so
+ * a request the server stored before the connection dropped is found by its id on replay (stored
+ * once), not sent again under a new one. Absent, the outbox makes one.
+ */
+const common = { ticketId: recordId, expected: ExpectedTicketSchema.optional(), clientId: clientIdSchema.optional() };
 
 export const OutboxEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('message'), payload: MessagePayloadSchema, ...common }),

@@ -37,12 +37,12 @@ const message = (ticketId: number, body: string) => ({ kind: 'message', ticketId
 describe('outbox store', () => {
   it('gives each item a client id the server accepts, and lists them in the order they came', () => {
     const store = createOutboxStore(open());
-    const a = store.insert(message(5, 'primeira'), 1000);
-    const b = store.insert({ kind: 'reaction', ticketId: 6, payload: { messageId: 40, emoji: '👍' } }, 1001);
+    const a = store.insert(message(5, 'primeira'), 1000).item;
+    const b = store.insert({ kind: 'reaction', ticketId: 6, payload: { messageId: 40, emoji: '👍' } }, 1001).item;
     const c = store.insert(
       { kind: 'ticketStatus', ticketId: 5, payload: { status: 'closed' }, expected: { status: 'open', userId: 9 } },
       1002,
-    );
+    ).item;
     for (const item of [a, b, c]) expect(clientIdSchema.safeParse(item.clientId).success).toBe(true);
     expect(new Set([a.clientId, b.clientId, c.clientId]).size).toBe(3);
     expect(store.list().map((i) => [i.kind, i.ticketId, i.state, i.attempts])).toEqual([
@@ -78,8 +78,8 @@ describe('outbox store', () => {
 
   it('keeps the queue across a restart, and puts back an item whose request was cut by it', () => {
     const first = createOutboxStore(open());
-    const a = first.insert(message(5, 'antes de fechar'), 1);
-    const b = first.insert(message(5, 'segunda'), 2);
+    const a = first.insert(message(5, 'antes de fechar'), 1).item;
+    const b = first.insert(message(5, 'segunda'), 2).item;
     expect(first.markSending(a.clientId, 3)).toMatchObject({ state: 'sending', attempts: 1 });
     opened[0].close();
 
@@ -92,8 +92,8 @@ describe('outbox store', () => {
 
   it('keeps conflicts until the agent discards or retries them; an item being sent cannot be discarded', () => {
     const store = createOutboxStore(open());
-    const a = store.insert(message(5, 'a'), 1);
-    const b = store.insert(message(5, 'b'), 2);
+    const a = store.insert(message(5, 'a'), 1).item;
+    const b = store.insert(message(5, 'b'), 2).item;
     const error = { code: 'ERR_NO_TICKET_FOUND', message: 'Atendimento não encontrado.', status: 404 };
     store.markSending(a.clientId, 3);
     expect(store.markStopped(a.clientId, 'conflict', error, 4)).toMatchObject({ state: 'conflict', lastError: error });

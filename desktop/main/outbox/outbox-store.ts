@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import type { CacheDatabase } from '../cache/cache-database';
 import {
   newClientId,
+  OutboxEntryError,
   parseOutboxEntry,
   type OutboxEntry,
   type OutboxError,
@@ -17,7 +18,11 @@ import {
  */
 export interface OutboxStore {
   /** Validates `entry` (OutboxEntrySchema) and stores it queued, with a new client id. */
-  insert(entry: unknown, now: number): OutboxItem;
+  /**
+   * Stores the entry under its client id (a new one when it has none). The same client id again
+   * answers the stored item (`created: false`): a console retrying its enqueue queues it once.
+   */
+  insert(entry: unknown, now: number): { item: OutboxItem; created: boolean };
   get(clientId: string): OutboxItem | null;
   /** Oldest first; every state unless `states` says otherwise. */
   list(filter?: { states?: readonly OutboxState[]; ticketId?: number }): OutboxItem[];
@@ -116,7 +121,14 @@ export function createOutboxStore(cache: CacheDatabase): OutboxStore {
     insert(input, now) {
       // Parsed again here: the store is the last door before the disk.
       const entry = parseOutboxEntry(input);
-      const clientId = newClientId();
+      const clientId = entry.clientId ?? newClientId();
+      const existing = get(clientId);
+      if (existing) {
+        if (existing.ticketId !== entry.ticketId || existing.kind !== entry.kind) {
+          throw new OutboxEntryError([{ path: 'clientId', message: 'já usado por outra ação' }]);
+        }
+        return { item: existing, created: false };
+      }
       insert.run({
         clientId,
         ticketId: entry.ticketId,
@@ -125,7 +137,7 @@ export function createOutboxStore(cache: CacheDatabase): OutboxStore {
         expected: entry.expected === undefined ? null : JSON.stringify(entry.expected),
         now,
       });
-      return mustGet(clientId);
+      return { item: mustGet(clientId), created: true };
     },
     get,
     list(filter = {}) {

@@ -242,6 +242,26 @@ describe('offline outbox against the server', () => {
     expect(sentTo(graph, t.contact.number).map((m) => m.text.body)).toEqual(['Pedido confirmado', 'Obrigado!']);
   });
 
+  it("a send the console tried online whose answer never came is queued under the same client id: stored once", async () => {
+    const t = await createMessagingTenant(server, graph);
+    const h = harness(t.users.user);
+    // The composer's request reached the server (stored), its answer did not reach the console.
+    const tried = await server.request('POST', `/messages/${t.ticketId}`, {
+      token: t.users.user.token,
+      body: { body: 'Pedido saiu', clientId: 'web-try-1' },
+    });
+    expect(tried.status).toBe(201);
+    const entry = { kind: 'message', ticketId: t.ticketId, clientId: 'web-try-1', payload: { body: 'Pedido saiu' } };
+    expect(h.outbox.enqueue(entry)).toBe('web-try-1');
+    expect(h.outbox.enqueue(entry)).toBe('web-try-1'); // the console retrying its enqueue: one item
+    expect(h.outbox.list()).toHaveLength(1);
+    expect(() => h.outbox.enqueue({ ...entry, ticketId: t.ticketId + 1 })).toThrow(/clientId/);
+
+    expect(await h.outbox.replay()).toMatchObject({ done: 1, conflicts: 0 });
+    expect((await messagesOf(t.ticketId)).map((m) => m.clientId)).toEqual(['web-try-1']);
+    expect(h.outbox.list()[0]).toMatchObject({ state: 'done', result: { alreadyApplied: true } });
+  });
+
   it('a send whose answer was lost, then its ticket closed by a colleague, is still done (stored once), not a conflict', async () => {
     const t = await createMessagingTenant(server, graph);
     const h = harness(t.users.user);

@@ -146,8 +146,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   return {
     enqueue(entry) {
-      const item = store.insert(entry, now());
-      emit({ type: 'enqueued', item });
+      const { item, created } = store.insert(entry, now());
+      if (created) emit({ type: 'enqueued', item });
       return item.clientId;
     },
     list: (filter) => store.list(filter),

@@ -26,6 +26,11 @@ export function expectedOf(ticket: { status: string; userId: number | null; queu
 
 export interface QueuedText {
   ticketId: number;
+  /**
+   * The composer's client id when it already tried the send online: a request the server stored
+   * before the connection dropped is then found on replay (stored once), not sent again.
+   */
+  clientId?: string;
   body: string;
   isPrivate?: boolean;
   quotedMsgId?: number | null;
@@ -43,6 +48,7 @@ export async function enqueueText(desktop: DesktopApi, text: QueuedText): Promis
       ...(text.quotedMsgId ? { quotedMsgId: text.quotedMsgId } : {}),
     },
     ...(text.expected ? { expected: text.expected } : {}),
+    ...(text.clientId ? { clientId: text.clientId } : {}),
   });
   if (!parsed.success) return null;
   return desktop.outbox.enqueue(parsed.data);

@@ -53,7 +53,10 @@ export function useTicketSender(ticketId: number) {
    * The desktop offline (issue #15): a text goes to the outbox, shown as a pending bubble until
    * main delivers it. Files are not queued (the outbox carries text only).
    */
-  const queueOffline = async (body: string, options: { isPrivate?: boolean; quotedMsgId?: number | null } = {}): Promise<boolean> => {
+  const queueOffline = async (
+    body: string,
+    options: { isPrivate?: boolean; quotedMsgId?: number | null; clientId?: string } = {},
+  ): Promise<boolean> => {
     // The web app has no outbox: its chunk never loads the desktop's code (nor the outbox schema).
     if (!window.desktop) return false;
     const { enqueueText, expectedOf, offlineDesktop } = await import('../../desktop-offline/offline-send');
@@ -65,7 +68,7 @@ export function useTicketSender(ticketId: number) {
   };
 
   const deliver = async (attempt: LocalFailedSend): Promise<boolean> => {
-    if (!attempt.files.length && (await queueOffline(attempt.body, { quotedMsgId: attempt.quotedMsgId }))) {
+    if (!attempt.files.length && (await queueOffline(attempt.body, { quotedMsgId: attempt.quotedMsgId, clientId: attempt.clientId }))) {
       setFailures((list) => list.filter((f) => f.clientId !== attempt.clientId));
       return true;
     }
@@ -80,7 +83,8 @@ export function useTicketSender(ticketId: number) {
       // The connection dropped on the way (the request never got an answer) and the desktop now
       // reports offline: the outbox takes the text from here.
       const noAnswer = isNoAnswer((result.error as { status?: unknown }).status);
-      if (noAnswer && !attempt.files.length && (await queueOffline(attempt.body, { quotedMsgId: attempt.quotedMsgId }))) {
+      // Under the same client id: if the request did reach the server, the replay finds it stored.
+      if (noAnswer && !attempt.files.length && (await queueOffline(attempt.body, { quotedMsgId: attempt.quotedMsgId, clientId: attempt.clientId }))) {
         setFailures((list) => list.filter((f) => f.clientId !== attempt.clientId));
         return true;
       }
