@@ -20,6 +20,7 @@ import { openExternalSafely } from './security/external-link.opener';
 import { decideNavigation, decideRedirect, decideWindowOpen } from './security/navigation.policy';
 import { decidePermissionCheck, decidePermissionRequest } from './security/permission.policy';
 import { createSecureTokenStore } from './tokens/secure-token.store';
+import { DEFAULT_DESKTOP_PREFERENCES, loadDesktopPreferences, saveDesktopPreferences, type DesktopPreferences } from './preferences/desktop-preferences';
 import { createTrayService, type TrayService } from './tray/tray.service';
 import { decideAutoUpdate, startAutoUpdates } from './updates/auto-update.service';
 import { buildMainWindowOptions } from './window/main-window.options';
@@ -149,6 +150,9 @@ function createMainWindow(config: DesktopConfig): BrowserWindow {
 }
 
 let tray: TrayService | null = null;
+/** This machine's console preferences (do not disturb), read once the app is ready. */
+let preferences: DesktopPreferences = { ...DEFAULT_DESKTOP_PREFERENCES };
+const preferencesPath = () => path.join(app.getPath('userData'), 'preferences.json');
 
 /** The tray icon (packaged: resources/tray.png, see electron-builder.yml; development: build/icon.png). */
 function createTray(): TrayService | null {
@@ -173,6 +177,13 @@ function startTray(icon: Electron.NativeImage): TrayService {
     buildMenu: (items) => Menu.buildFromTemplate(items),
     platform: process.platform,
     loginItem: { get: () => app.getLoginItemSettings(), set: (settings) => app.setLoginItemSettings(settings) },
+    doNotDisturb: {
+      get: () => preferences.doNotDisturb,
+      set: (on) => {
+        preferences = { ...preferences, doNotDisturb: on };
+        void saveDesktopPreferences(preferencesPath(), preferences).catch((error: unknown) => log.warn(`preferences not saved: ${String(error)}`));
+      },
+    },
     openConsole: focusMainWindow,
     quit: () => app.quit(),
     locale: app.getLocale(),
@@ -215,6 +226,7 @@ function registerIpc(config: DesktopConfig): void {
   const notifications = createNotificationService({
     isSupported: () => Notification.isSupported(),
     createNotification: (options) => new Notification(options),
+    isMuted: () => preferences.doNotDisturb,
     onClick: (click) => {
       focusMainWindow();
       if (click.ticketId !== undefined) rendererEvents.dispatch('notificationClick', { ticketId: click.ticketId });
@@ -232,7 +244,7 @@ function registerIpc(config: DesktopConfig): void {
     services: () => accountServices,
     appOrigins: () => appOriginsOf(config),
     showNotification: (request) => {
-      if (!notifications.show(request)) log.warn('notifications are not supported on this system');
+      if (notifications.show(request) === 'unsupported') log.warn('notifications are not supported on this system');
     },
     setBadgeCount: (count) => {
       // A no-op on Windows (no dock badge there) and on Linux launchers without Unity support:
@@ -312,8 +324,9 @@ function main(): void {
   hardenWebContents(config);
   registerProtocolClient();
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+    preferences = await loadDesktopPreferences(preferencesPath()).catch(() => ({ ...DEFAULT_DESKTOP_PREFERENCES }));
     configureSession(config);
     registerIpc(config);
     readyConfig = config;

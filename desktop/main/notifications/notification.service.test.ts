@@ -12,7 +12,7 @@ class FakeNotification extends EventEmitter {
   }
 }
 
-function setup(supported = true, maxTracked?: number) {
+function setup(supported = true, maxTracked?: number, muted = false) {
   const created: FakeNotification[] = [];
   const onClick = vi.fn();
   const service = createNotificationService({
@@ -24,6 +24,7 @@ function setup(supported = true, maxTracked?: number) {
     },
     onClick,
     maxTracked,
+    isMuted: () => muted,
   });
   return { service, created, onClick };
 }
@@ -31,7 +32,7 @@ function setup(supported = true, maxTracked?: number) {
 describe('createNotificationService', () => {
   it('shows a native notification with only title and body', () => {
     const { service, created } = setup();
-    expect(service.show({ title: 'Maria', body: 'Olá', ticketId: 7 })).toBe(true);
+    expect(service.show({ title: 'Maria', body: 'Olá', ticketId: 7 })).toBe('shown');
     expect(created[0].options).toEqual({ title: 'Maria', body: 'Olá' });
     expect(created[0].shown).toBe(true);
   });
@@ -69,7 +70,14 @@ describe('createNotificationService', () => {
 
   it('does nothing where notifications are unsupported', () => {
     const { service, created } = setup(false);
-    expect(service.show({ title: 'a', body: '' })).toBe(false);
+    expect(service.show({ title: 'a', body: '' })).toBe('unsupported');
     expect(created).toHaveLength(0);
+  });
+
+  it('shows nothing while the agent chose do not disturb', () => {
+    const { service, created } = setup(true, undefined, true);
+    expect(service.show({ title: 'Nova mensagem', body: 'oi', ticketId: 3 })).toBe('muted');
+    expect(created).toHaveLength(0);
+    expect(setup().service.show({ title: 'Nova mensagem', body: 'oi' })).toBe('shown');
   });
 });

@@ -13,11 +13,15 @@ export interface NotificationServiceOptions {
   onClick: (click: { ticketId?: number }) => void;
   /** Upper bound on notifications kept alive waiting for a click. */
   maxTracked?: number;
+  /** The agent's "do not disturb" (the tray's switch): nothing is shown while it is on. */
+  isMuted?: () => boolean;
 }
 
+/** shown; muted: do not disturb is on (on purpose, nothing to report); unsupported by the platform. */
+export type NotificationOutcome = 'shown' | 'muted' | 'unsupported';
+
 export interface NotificationService {
-  /** Returns false when the platform cannot show notifications. */
-  show(request: DesktopNotificationRequest): boolean;
+  show(request: DesktopNotificationRequest): NotificationOutcome;
   trackedCount(): number;
 }
 
@@ -32,7 +36,8 @@ export function createNotificationService(options: NotificationServiceOptions): 
 
   return {
     show(request) {
-      if (!options.isSupported()) return false;
+      if (options.isMuted?.()) return 'muted';
+      if (!options.isSupported()) return 'unsupported';
       const notification = options.createNotification({ title: request.title, body: request.body });
       const release = () => tracked.delete(notification);
       notification.on('click', () => {
@@ -47,7 +52,7 @@ export function createNotificationService(options: NotificationServiceOptions): 
         if (oldest) tracked.delete(oldest);
       }
       notification.show();
-      return true;
+      return 'shown';
     },
     trackedCount() {
       return tracked.size;

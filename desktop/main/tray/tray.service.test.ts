@@ -4,6 +4,8 @@ import { createTrayService, trayTextFor, type TrayLike, type TrayMenuItem } from
 function setup(platform: NodeJS.Platform = 'win32', locale = 'pt-BR') {
   const tray = { setToolTip: vi.fn(), setContextMenu: vi.fn(), setTitle: vi.fn(), on: vi.fn(), destroy: vi.fn() } satisfies TrayLike;
   let openAtLogin = false;
+  let muted = false;
+  const doNotDisturb = { get: () => muted, set: vi.fn((on: boolean) => void (muted = on)) };
   const loginItem = { get: () => ({ openAtLogin }), set: vi.fn((s: { openAtLogin: boolean }) => void (openAtLogin = s.openAtLogin)) };
   const openConsole = vi.fn();
   const quit = vi.fn();
@@ -12,12 +14,13 @@ function setup(platform: NodeJS.Platform = 'win32', locale = 'pt-BR') {
     buildMenu: (items) => items,
     platform,
     loginItem,
+    doNotDisturb,
     openConsole,
     quit,
     locale,
   });
   const menu = () => tray.setContextMenu.mock.calls.at(-1)![0] as TrayMenuItem[];
-  return { service, tray, loginItem, openConsole, quit, menu };
+  return { service, tray, loginItem, doNotDisturb, openConsole, quit, menu };
 }
 
 describe('tray', () => {
@@ -51,7 +54,17 @@ describe('tray', () => {
     menu()[1].click!();
     expect(loginItem.set).toHaveBeenCalledWith({ openAtLogin: true });
     expect(menu()[1].checked).toBe(true);
-    menu()[3].click!();
+    menu()[4].click!();
     expect(quit).toHaveBeenCalled();
+  });
+
+  it('switches do not disturb from the menu and says so in the tooltip', () => {
+    const { service, tray, menu, doNotDisturb } = setup();
+    expect(menu()[2]).toMatchObject({ label: 'Não perturbe', type: 'checkbox', checked: false });
+    menu()[2].click!();
+    expect(doNotDisturb.set).toHaveBeenCalledWith(true);
+    expect(menu()[2].checked).toBe(true);
+    service.setUnread(2);
+    expect(tray.setToolTip).toHaveBeenLastCalledWith('Atende: 2 mensagens não lidas (não perturbe)');
   });
 });

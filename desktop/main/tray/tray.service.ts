@@ -28,6 +28,8 @@ export interface TrayServiceOptions {
   platform: NodeJS.Platform;
   /** Electron's app.getLoginItemSettings / setLoginItemSettings. */
   loginItem: { get(): { openAtLogin: boolean }; set(settings: { openAtLogin: boolean }): void };
+  /** The agent's "do not disturb": no notification is shown while it is on. */
+  doNotDisturb: { get(): boolean; set(on: boolean): void };
   openConsole: () => void;
   quit: () => void;
   /** The interface language of the operating system: pt* gets Portuguese, anything else English. */
@@ -46,6 +48,8 @@ const TEXT = {
     unread: (n: number) => (n === 1 ? '1 mensagem não lida' : `${n} mensagens não lidas`),
     open: 'Abrir o Atende',
     atLogin: 'Iniciar com o sistema',
+    doNotDisturb: 'Não perturbe',
+    muted: 'não perturbe',
     quit: 'Sair',
   },
   en: {
@@ -53,6 +57,8 @@ const TEXT = {
     unread: (n: number) => (n === 1 ? '1 unread message' : `${n} unread messages`),
     open: 'Open Atende',
     atLogin: 'Start at login',
+    doNotDisturb: 'Do not disturb',
+    muted: 'do not disturb',
     quit: 'Quit',
   },
 };
@@ -67,7 +73,8 @@ export function createTrayService(options: TrayServiceOptions): TrayService {
   let unread = 0;
 
   const render = () => {
-    tray.setToolTip(unread > 0 ? `${text.name}: ${text.unread(unread)}` : text.name);
+    const muted = options.doNotDisturb.get() ? ` (${text.muted})` : '';
+    tray.setToolTip(`${unread > 0 ? `${text.name}: ${text.unread(unread)}` : text.name}${muted}`);
     if (options.platform === 'darwin') tray.setTitle?.(unread > 0 ? String(Math.min(unread, 9999)) : '');
     // Rebuilt each time: the checkbox shows the login item as the system has it now (the user
     // may have changed it in the system settings).
@@ -80,6 +87,15 @@ export function createTrayService(options: TrayServiceOptions): TrayService {
           checked: options.loginItem.get().openAtLogin,
           click: () => {
             options.loginItem.set({ openAtLogin: !options.loginItem.get().openAtLogin });
+            render();
+          },
+        },
+        {
+          label: text.doNotDisturb,
+          type: 'checkbox',
+          checked: options.doNotDisturb.get(),
+          click: () => {
+            options.doNotDisturb.set(!options.doNotDisturb.get());
             render();
           },
         },
