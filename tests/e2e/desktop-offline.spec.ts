@@ -279,12 +279,22 @@ test.describe('desktop console offline (bridge harness over the real main-proces
       const pending = page.getByTestId('message-pending').filter({ hasText: note });
       await expect(pending).toHaveAttribute('data-state', 'queued');
       await expect(banner).toContainText('1 ação aguardando envio');
+      const [queued] = (await harness.invoke(DESKTOP_INVOKE_CHANNELS.outboxList, undefined)) as { clientId: string; state: string }[];
+      expect(queued.state).toBe('queued');
+
+      // A reaction on the customer's message offline: queued too, behind the note.
+      const customerMessage = page.getByTestId('message').filter({ hasText: inboundText });
+      await customerMessage.hover();
+      await customerMessage.getByTestId('message-menu-button').click();
+      await page.getByTestId('react-👍').click();
+      await expect(page.getByText('Sem conexão: a ação será enviada quando a conexão voltar.')).toBeVisible();
+      await expect(banner).toContainText('2 ações aguardando envio');
       await page.screenshot({ path: `${ARTIFACTS}/desktop-offline-pending.png` });
 
       // Logging out would wipe the cache and the queued note with it: the agent is asked first.
       await page.getByTestId('logout').click();
       await expect(page.getByTestId('logout-unsent')).toHaveText(
-        '1 ação feita sem conexão ainda não foi enviada. Ao sair, ela será perdida.',
+        '2 ações feitas sem conexão ainda não foram enviadas. Ao sair, elas serão perdidas.',
       );
       await page.getByRole('button', { name: 'Cancelar' }).click();
       await expect(page.getByTestId('logout-unsent')).toHaveCount(0);
@@ -305,7 +315,17 @@ test.describe('desktop console offline (bridge harness over the real main-proces
       const stored = thread.messages.filter((m: { body: string }) => m.body === note);
       expect(stored).toHaveLength(1);
       expect(stored[0]).toMatchObject({ isPrivate: true });
-      expect(stored[0].clientId).toMatch(/^dsk:/);
+      // The composer's own client id, carried through the outbox (a send that reached the server
+      // before the connection dropped is found by it, not stored twice).
+      expect(stored[0].clientId).toBe(queued.clientId);
+      // And the reaction made offline, once, as the agent's.
+      await expect
+        .poll(async () => {
+          const page1 = await adminApi(request, adminToken, 'GET', `/messages/${ticketId}`);
+          const customer = page1.messages.find((m: { body: string }) => m.body === inboundText);
+          return customer?.reactions?.filter((r: { fromMe: boolean }) => r.fromMe).map((r: { emoji: string }) => r.emoji);
+        })
+        .toEqual(['👍']);
     } finally {
       await harness.stop();
       await adminApi(request, adminToken, 'DELETE', `/whatsapp/${channel.id}`).catch(() => undefined);

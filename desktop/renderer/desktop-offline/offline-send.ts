@@ -53,3 +53,42 @@ export async function enqueueText(desktop: DesktopApi, text: QueuedText): Promis
   if (!parsed.success) return null;
   return desktop.outbox.enqueue(parsed.data);
 }
+
+/**
+ * Queues a reaction or a ticket status change made offline (accept, return to the queue,
+ * resolve, reopen); main replays them in order, idempotently. Null when the outbox refuses the
+ * entry (checked with main's own schema).
+ */
+export async function enqueueAction(
+  desktop: DesktopApi,
+  action:
+    | { kind: 'reaction'; ticketId: number; messageId: number; emoji: string }
+    | { kind: 'ticketStatus'; ticketId: number; status: 'open' | 'pending' | 'closed'; sendFarewellMessage?: boolean; requestRating?: boolean; expected?: ExpectedTicket },
+): Promise<string | null> {
+  const entry =
+    action.kind === 'reaction'
+      ? { kind: 'reaction', ticketId: action.ticketId, payload: { messageId: action.messageId, emoji: action.emoji } }
+      : {
+          kind: 'ticketStatus',
+          ticketId: action.ticketId,
+          payload: {
+            status: action.status,
+            ...(action.status === 'closed' && action.sendFarewellMessage !== undefined ? { sendFarewellMessage: action.sendFarewellMessage } : {}),
+            ...(action.status === 'closed' && action.requestRating !== undefined ? { requestRating: action.requestRating } : {}),
+          },
+          ...(action.expected ? { expected: action.expected } : {}),
+        };
+  const parsed = OutboxEntrySchema.safeParse(entry);
+  if (!parsed.success) return null;
+  return desktop.outbox.enqueue(parsed.data);
+}
+
+/**
+ * The console's entry point for offline actions: on the desktop while offline, queues the action
+ * and answers true (the caller shows that it waits); otherwise false (the caller sends it now).
+ */
+export async function queueActionIfOffline(action: Parameters<typeof enqueueAction>[1]): Promise<boolean> {
+  const desktop = offlineDesktop();
+  if (!desktop) return false;
+  return (await enqueueAction(desktop, action).catch(() => null)) !== null;
+}

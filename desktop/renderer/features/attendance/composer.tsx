@@ -195,13 +195,19 @@ export function Composer({
       setError(t('attendance.emptyMessage'));
       return;
     }
-    if (await sender.queueOffline(text, { isPrivate: true })) {
+    // One client id for the note whichever way it goes: queued offline, sent now, or queued after
+    // a send that got no answer (then the replay finds it if the server did store it).
+    const clientId = newClientId();
+    if (await sender.queueOffline(text, { isPrivate: true, clientId })) {
       change('');
       return;
     }
-    const result = await sendGhost({ ticketId, body: text, clientId: newClientId() });
-    if ('error' in result) setError(describeError(result.error, t));
-    else change('');
+    const result = await sendGhost({ ticketId, body: text, clientId });
+    if ('error' in result) {
+      const noAnswer = isNoAnswer((result.error as { status?: unknown }).status);
+      if (noAnswer && (await sender.queueOffline(text, { isPrivate: true, clientId }))) change('');
+      else setError(describeError(result.error, t));
+    } else change('');
   };
 
   const submit = async () => {

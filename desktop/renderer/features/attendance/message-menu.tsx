@@ -9,6 +9,7 @@ import {
   useReactToMessageMutation,
   type Message,
 } from '../../api/messages.api';
+import { showToast } from '../../app/feedback/toaster';
 import type { ChatTools } from './chat-tools';
 import { messageActionsOf, REACTION_EMOJIS } from './composer-rules';
 
@@ -25,6 +26,18 @@ export function MessageMenu({ message, tools }: { message: Message; tools: ChatT
   const [react] = useReactToMessageMutation();
   const [remove, { isLoading: removing }] = useDeleteMessageMutation();
   const [cancelScheduled] = useCancelScheduledMessageMutation();
+  // The desktop offline (issue #15): the reaction waits in the outbox (one per agent and message,
+  // so a replay leaves the same result).
+  const reactTo = async (emoji: string) => {
+    if (window.desktop) {
+      const { queueActionIfOffline } = await import('../../desktop-offline/offline-send');
+      if (await queueActionIfOffline({ kind: 'reaction', ticketId: message.ticketId, messageId: message.id, emoji })) {
+        showToast(t('connection.actionQueued'), 'warning');
+        return;
+      }
+    }
+    await react({ messageId: message.id, emoji });
+  };
   if (actions.length === 0) return null;
   const ours = (message.reactions ?? []).find((r) => r.fromMe)?.emoji ?? null;
 
@@ -39,7 +52,7 @@ export function MessageMenu({ message, tools }: { message: Message; tools: ChatT
               className={`reaction-choice bp6-popover-dismiss${ours === emoji ? ' is-ours' : ''}`}
               aria-label={`${t('chatTools.menu.react')} ${emoji}`}
               data-testid={`react-${emoji}`}
-              onClick={() => void react({ messageId: message.id, emoji: ours === emoji ? '' : emoji })}
+              onClick={() => void reactTo(ours === emoji ? '' : emoji)}
             >
               {emoji}
             </button>

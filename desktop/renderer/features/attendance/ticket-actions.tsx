@@ -24,7 +24,19 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   const profile = useAppSelector((s) => s.session.profile);
   const privileged = canShowAll(profile);
   const panelOpen = useContactPanelOpen();
-  const act = (body: TicketTransition) => void update({ id: ticket.id, body });
+  const act = (body: TicketTransition) => void transition(body);
+  // The desktop offline (issue #15): the status change waits in the outbox, replayed when the
+  // connection is back (a ticket changed meanwhile is a conflict, not a silent overwrite).
+  const transition = async (body: TicketTransition) => {
+    if (window.desktop && 'status' in body) {
+      const { queueActionIfOffline, expectedOf } = await import('../../desktop-offline/offline-send');
+      if (await queueActionIfOffline({ kind: 'ticketStatus', ticketId: ticket.id, ...body, expected: expectedOf(ticket) })) {
+        showToast(t('connection.actionQueued'), 'warning');
+        return;
+      }
+    }
+    await update({ id: ticket.id, body });
+  };
   const canSpy = privileged && ticket.userId !== null && ticket.userId !== me && ticket.status !== 'closed';
   const startSpy = async () => {
     const result = await spy(ticket.id);
