@@ -19,12 +19,25 @@ const item = (seq: number, extra: Partial<OutboxItem> = {}): OutboxItem =>
   }) as OutboxItem;
 
 describe("the thread's pending bubbles", () => {
-  it("a ticket's texts and notes in outbox order with their state; other tickets and kinds left out", () => {
+  it('a reaction or status change waiting or refused is shown (its conflict too), and no longer once done', () => {
+    const reaction = { ...item(1), kind: 'reaction', payload: { messageId: 1, emoji: '👍' } } as OutboxItem;
+    const close = {
+      ...item(2, { state: 'conflict', lastError: { code: 'ERR_OUTBOX_TICKET_CHANGED', message: 'O atendimento mudou', status: null } }),
+      kind: 'ticketStatus',
+      payload: { status: 'closed' },
+    } as OutboxItem;
+    const doneReaction = { ...item(3, { state: 'done' }), kind: 'reaction', payload: { messageId: 1, emoji: '❤️' } } as OutboxItem;
+    expect(pendingBubbles([reaction, close, doneReaction], 5, new Set(), new Set(['dsk:3'])).map((b) => [b.action, b.state, b.error, b.actionable])).toEqual([
+      [{ kind: 'reaction', emoji: '👍' }, 'queued', null, false],
+      [{ kind: 'ticketStatus', status: 'closed' }, 'conflict', 'O atendimento mudou', true],
+    ]);
+  });
+
+  it("a ticket's texts and notes in outbox order with their state; other tickets left out", () => {
     const items = [
       item(2, { state: 'sending' }),
       item(1, { payload: { body: 'nota', isPrivate: true } }),
       item(3, { ticketId: 6 }),
-      { ...item(4), kind: 'reaction', payload: { messageId: 1, emoji: '👍' } } as OutboxItem,
     ];
     expect(pendingBubbles(items, 5, new Set(), new Set()).map((b) => [b.clientId, b.state, b.body, b.isPrivate, b.actionable])).toEqual([
       ['dsk:1', 'queued', 'nota', true, false],

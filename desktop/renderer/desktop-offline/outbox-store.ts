@@ -8,10 +8,15 @@ import type { OutboxItem, OutboxState } from '@shared/schemas/outbox';
  */
 export type BubbleState = Exclude<OutboxState, 'done'> | 'delivered';
 
+/** A queued action that is not a text: the bubble names it instead of showing a body. */
+export type PendingAction = { kind: 'reaction'; emoji: string } | { kind: 'ticketStatus'; status: 'open' | 'pending' | 'closed' };
+
 export interface PendingBubble {
   clientId: string;
   ticketId: number;
   body: string;
+  /** Set for a reaction or a status change (body empty). */
+  action: PendingAction | null;
   isPrivate: boolean;
   state: BubbleState;
   /** What the server said (conflict, failure): shown under the text. */
@@ -39,15 +44,26 @@ export function pendingBubbles(
   deliveredHere: ReadonlySet<string>,
 ): PendingBubble[] {
   return items
-    .filter((item) => item.kind === 'message' && item.ticketId === ticketId)
-    .filter((item) => (item.state === 'done' ? deliveredHere.has(item.clientId) && !threadClientIds.has(item.clientId) : true))
+    .filter((item) => item.ticketId === ticketId)
+    // A reaction or status change shows while it waits or was refused (its conflict is the agent's
+    // to see); once done, the thread and the ticket show its effect.
+    .filter((item) =>
+      item.state === 'done' ? item.kind === 'message' && deliveredHere.has(item.clientId) && !threadClientIds.has(item.clientId) : true,
+    )
     .sort((a, b) => a.seq - b.seq)
     .map((item) => {
-      const payload = item.payload as { body: string; isPrivate?: boolean };
+      const payload = item.payload as { body?: string; isPrivate?: boolean; emoji?: string; status?: 'open' | 'pending' | 'closed' };
+      const action: PendingAction | null =
+        item.kind === 'reaction'
+          ? { kind: 'reaction', emoji: payload.emoji ?? '' }
+          : item.kind === 'ticketStatus'
+            ? { kind: 'ticketStatus', status: payload.status ?? 'open' }
+            : null;
       return {
         clientId: item.clientId,
         ticketId: item.ticketId,
-        body: payload.body,
+        body: payload.body ?? '',
+        action,
         isPrivate: payload.isPrivate === true,
         state: item.state === 'done' ? 'delivered' : item.state,
         error: item.state === 'conflict' || item.state === 'failed' ? (item.lastError?.message ?? null) : null,

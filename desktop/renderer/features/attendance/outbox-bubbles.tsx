@@ -2,7 +2,7 @@ import { Button, Icon } from '@blueprintjs/core';
 import { useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/messages.api';
-import { outboxStore, pendingBubbles, type BubbleState } from '../../desktop-offline/outbox-store';
+import { outboxStore, pendingBubbles, type BubbleState, type PendingAction } from '../../desktop-offline/outbox-store';
 
 const STATE_ICONS: Record<BubbleState, 'time' | 'refresh' | 'warning-sign' | 'error' | 'tick'> = {
   queued: 'time',
@@ -12,8 +12,16 @@ const STATE_ICONS: Record<BubbleState, 'time' | 'refresh' | 'warning-sign' | 'er
   delivered: 'tick',
 };
 
+/** What a queued reaction or status change does, in the agent's words. */
+function actionLabel(action: PendingAction, t: ReturnType<typeof useTranslation>['t']): string {
+  if (action.kind === 'reaction') return action.emoji ? t('connection.pending.reaction', { emoji: action.emoji }) : t('connection.pending.reactionRemoved');
+  if (action.status === 'closed') return t('connection.pending.statusClosed');
+  if (action.status === 'pending') return t('connection.pending.statusPending');
+  return t('connection.pending.statusOpen');
+}
+
 /**
- * The desktop's queued texts and notes of a ticket (issue #15), below the thread until the server's
+ * The desktop's queued texts, notes, reactions and status changes of a ticket (issue #15), below the thread until the server's
  * message (same clientId) takes their place: queued, sending, a conflict with the server's reason
  * and "Descartar" / "Tentar de novo", or failed. Empty on the web (no outbox).
  */
@@ -43,7 +51,7 @@ export function OutboxBubbles({ ticketId, messages }: { ticketId: number; messag
                 <Icon icon="eye-off" size={10} /> {t('chatTools.ghost.label')}
               </span>
             )}
-            <span className="message-text">{bubble.body}</span>
+            <span className="message-text">{bubble.action ? actionLabel(bubble.action, t) : bubble.body}</span>
             {bubble.error && (
               <div className="message-failed" data-testid="message-pending-error">
                 {bubble.error}
