@@ -308,7 +308,14 @@ test.describe('desktop console offline (bridge harness over the real main-proces
       const delivered = page.getByTestId('message').filter({ hasText: note });
       await expect(delivered).toHaveCount(1);
       await expect(delivered.getByTestId('message-private')).toBeVisible();
-      await expect(banner).toHaveCount(0, { timeout: 20_000 });
+      await expect(banner)
+        .toHaveCount(0, { timeout: 20_000 })
+        .catch(async (error: Error) => {
+          // Which of the banner's inputs stayed offline (seen once under a machine loaded by CI).
+          const sync = await harness.invoke(DESKTOP_INVOKE_CHANNELS.syncStatus);
+          const text = await banner.textContent().catch(() => null);
+          throw new Error(`${error.message}\nbanner: ${text}\nmain's sync status: ${JSON.stringify(sync)}`);
+        });
 
       // Stored exactly once, as a private note, with the outbox's client id.
       const thread = await adminApi(request, adminToken, 'GET', `/messages/${ticketId}`);
