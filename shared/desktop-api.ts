@@ -32,6 +32,9 @@ export const DESKTOP_INVOKE_CHANNELS = {
   outboxList: 'desktop:outbox:list',
   outboxDiscard: 'desktop:outbox:discard',
   outboxRetry: 'desktop:outbox:retry',
+  mediaGet: 'desktop:media:get',
+  mediaUsage: 'desktop:media:usage',
+  mediaSetBudget: 'desktop:media:set-budget',
 } as const;
 
 /** Main -> renderer pushes (webContents.send / ipcRenderer.on). */
@@ -69,6 +72,9 @@ export const DESKTOP_LIMITS = {
   accessTokenMax: 8192,
   cacheSearchTextMax: 200,
   deepLinkMax: 2048,
+  /** The media cache's budget the agent may choose (10 MB to 10 GB). */
+  mediaBudgetMinBytes: 10 * 1024 * 1024,
+  mediaBudgetMaxBytes: 10 * 1024 * 1024 * 1024,
 } as const;
 
 /** The deep-link scheme registered with the operating system (`atende://tickets/42`). */
@@ -224,6 +230,31 @@ export interface DesktopOutboxApi {
   onChange(listener: (change: DesktopOutboxChange) => void): Unsubscribe;
 }
 
+/** A message's file as the media cache answers it. */
+export interface DesktopMediaFile {
+  mimeType: string;
+  bytes: Uint8Array;
+}
+
+export interface DesktopMediaUsage {
+  bytes: number;
+  items: number;
+  budgetBytes: number;
+}
+
+/**
+ * The files of messages (GET /messages/media/{id}), kept in the encrypted cache within a size
+ * budget so they show offline. `get` rejects with `ERR_DESKTOP_MEDIA_OFFLINE` (not cached, no
+ * network), `ERR_DESKTOP_MEDIA_NOT_FOUND` (the server's 404), `ERR_DESKTOP_MEDIA_UNAUTHORIZED`,
+ * `ERR_DESKTOP_MEDIA_FAILED`, or `ERR_DESKTOP_NO_ACCOUNT`.
+ */
+export interface DesktopMediaApi {
+  get(messageId: number): Promise<DesktopMediaFile>;
+  usage(): Promise<DesktopMediaUsage>;
+  /** Between DESKTOP_LIMITS.mediaBudgetMinBytes and mediaBudgetMaxBytes; evicts at once. */
+  setBudget(bytes: number): Promise<DesktopMediaUsage>;
+}
+
 export interface DesktopApi {
   readonly appVersion: string;
   readonly platform: DesktopPlatform;
@@ -252,6 +283,7 @@ export interface DesktopApi {
   readonly cache: DesktopCacheApi;
   readonly sync: DesktopSyncApi;
   readonly outbox: DesktopOutboxApi;
+  readonly media: DesktopMediaApi;
 }
 
 declare global {

@@ -60,6 +60,7 @@ describe('createDesktopApi', () => {
         'apiBaseUrl',
         'appVersion',
         'cache',
+        'media',
         'notify',
         'onDeepLink',
         'onNotificationClick',
@@ -74,6 +75,7 @@ describe('createDesktopApi', () => {
     expect(Object.keys(api.cache).sort()).toEqual(['begin', 'end', 'search', 'setAccessToken', 'thread', 'tickets']);
     expect(Object.keys(api.sync).sort()).toEqual(['envelope', 'loadOlder', 'onStatus', 'online', 'status']);
     expect(Object.keys(api.outbox).sort()).toEqual(['discard', 'enqueue', 'list', 'onChange', 'retry']);
+    expect(Object.keys(api.media).sort()).toEqual(['get', 'setBudget', 'usage']);
     expect(api).not.toHaveProperty('send');
     expect(api).not.toHaveProperty('invoke');
     expect(api).not.toHaveProperty('ipcRenderer');

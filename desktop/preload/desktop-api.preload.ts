@@ -8,6 +8,8 @@ import {
   type DesktopAccount,
   type DesktopApi,
   type DesktopEventName,
+  type DesktopMediaFile,
+  type DesktopMediaUsage,
   type DesktopNotificationRequest,
   type DesktopOutboxChange,
   type DesktopSyncStatus,
@@ -183,6 +185,19 @@ export function createDesktopApi(input: DesktopApiInput): DesktopApi {
         return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.outboxRetry, clientId)) === true;
       },
       onChange: (listener) => subscribe('outboxChange', isOutboxChange, listener),
+    },
+    media: {
+      async get(messageId) {
+        const file = (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.mediaGet, messageId)) as DesktopMediaFile;
+        // Electron's structured clone gives a Uint8Array (a Buffer in main); normalise for the page.
+        return { mimeType: String(file.mimeType), bytes: file.bytes instanceof Uint8Array ? file.bytes : new Uint8Array(file.bytes) };
+      },
+      async usage() {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.mediaUsage)) as DesktopMediaUsage;
+      },
+      async setBudget(bytes) {
+        return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.mediaSetBudget, bytes)) as DesktopMediaUsage;
+      },
     },
   };
   return api;

@@ -1,3 +1,4 @@
+import { createMediaCache, type MediaCache } from '../media/media-cache';
 import { createOutbox, type Outbox, type OutboxChange } from '../outbox/outbox';
 import { syncCacheOf } from '../sync/sync-cache';
 import { createSyncEngine, type SyncEngine, type SyncLogger, type SyncStatus } from '../sync/sync-engine';
@@ -15,6 +16,8 @@ import type { OpenAccount } from './account-session';
 export interface AccountServices {
   readonly sync: SyncEngine;
   readonly outbox: Outbox;
+  /** The files of cached messages, viewable offline (LRU within a size budget). */
+  readonly media: MediaCache;
   /** The socket (re)connected or the network came back: sync, then deliver the queue. */
   online(): void;
   /** A new access token of the account arrived (the renderer refreshed it). */
@@ -29,6 +32,10 @@ export interface AccountServicesOptions {
   logger?: SyncLogger;
   onSyncStatus?(status: SyncStatus): void;
   onOutboxChange?(change: OutboxChange): void;
+  /** The media cache's size; its default (200 MB) otherwise. */
+  mediaBudgetBytes?: number;
+  /** Larger files are shown but not cached; 5 MB by default. */
+  mediaMaxItemBytes?: number;
   /** Injected by tests; the global timers otherwise. */
   timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
   now?: () => number;
@@ -53,6 +60,15 @@ export function startAccountServices(
     // it hands the new token over with setAccessToken, which triggers the next pass.
     refreshAccessToken: async () => null,
     fetch: options.fetch,
+  });
+  const media = createMediaCache({
+    database: open.database,
+    serverUrl: options.serverOrigin,
+    getAccessToken: () => open.accessToken(),
+    fetch: options.fetch,
+    budgetBytes: options.mediaBudgetBytes,
+    maxItemBytes: options.mediaMaxItemBytes,
+    now,
   });
   let stopped = false;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -97,6 +113,7 @@ export function startAccountServices(
   return {
     sync,
     outbox,
+    media,
     online,
     tokenChanged: online,
     async stop() {

@@ -80,6 +80,24 @@ describe('cache migrations', () => {
     ]);
   });
 
+  it('the fourth one creates the media table: a file goes with its message, and needs one', () => {
+    const cache = open();
+    const store = createCacheStore(cache);
+    store.upsertTickets([ticketFixture(1)]);
+    store.upsertMessages([messageFixture(10, 1), messageFixture(11, 1)]);
+    const insert = cache.connection.prepare(`INSERT INTO media (message_id, mime_type, size, last_access_ms, bytes) VALUES (?, 'image/png', 3, 1, x'010203')`);
+    insert.run(10);
+    insert.run(11);
+    expect(() => insert.run(99)).toThrow(/FOREIGN KEY/);
+    // An update of the message (ack, status) keeps its file; a deleted ticket takes both.
+    store.upsertMessages([messageFixture(10, 1, { ack: 3 })]);
+    expect(cache.connection.prepare(`SELECT message_id FROM media ORDER BY message_id`).pluck().all()).toEqual([10, 11]);
+    store.deleteTicket(1, '2100-01-01T00:00:00.000Z');
+    expect(cache.connection.prepare(`SELECT count(*) FROM media`).pluck().get()).toBe(0);
+    const plan = cache.connection.prepare(`EXPLAIN QUERY PLAN SELECT coalesce(sum(size), 0), count(*) FROM media`).all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/COVERING INDEX media_by_access/);
+  });
+
   // Every version an installed app can have left behind, up to the latest: each reaches the same
   // schema as a fresh install. A new migration is covered here without touching this test.
   for (let from = 0; from <= CACHE_MIGRATIONS.length; from++) {

@@ -176,6 +176,28 @@ export const CACHE_MIGRATIONS: readonly CacheMigration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description: 'media: the files of cached messages, kept within a size budget (least recently used go first)',
+    up(db) {
+      // The file of a cached message (GET /messages/media/{id}), so the console shows it offline.
+      // A copy like the rest: it goes with its message (a deleted ticket cascades to its messages
+      // and on to these rows; a full resync deletes every message, and with them the files).
+      // `bytes` is the last column: scans of the other columns stop before the blob. The index
+      // orders the eviction (oldest access first) and covers `size`, so the total is summed
+      // without reading a single file.
+      db.exec(`
+        CREATE TABLE media (
+          message_id INTEGER PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+          mime_type TEXT NOT NULL,
+          size INTEGER NOT NULL CHECK (size >= 0),
+          last_access_ms INTEGER NOT NULL,
+          bytes BLOB NOT NULL
+        ) STRICT;
+        CREATE INDEX media_by_access ON media (last_access_ms, message_id, size);
+      `);
+    },
+  },
 ];
 
 export function latestCacheVersion(migrations: readonly CacheMigration[] = CACHE_MIGRATIONS): number {

@@ -9,6 +9,7 @@ import { startAccountServices, type AccountServices } from '../account/account-s
 import { createAccountSession, type AccountSession } from '../account/account-session';
 import { syncWorld, ticketOf } from '../sync/sync.test-support';
 import { waitFor } from '../../../server/src/realtime/realtime.test-support';
+import { multipart } from '../../../server/src/modules/messages/messages.test-support';
 import { isoAt, messageFixture, ticketFixture } from '../cache/cache-fixtures.test-support';
 import { loadOrCreateCacheKey } from '../cache/cache-key';
 import { FakeSafeStorage } from '../tokens/safe-storage.test-support';
@@ -175,5 +176,51 @@ describe('sync and outbox over the preload bridge', () => {
     await expect(ipcMain.invoke(DESKTOP_INVOKE_CHANNELS.outboxList, appEvent, { states: ['lost'] })).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT: states/);
     await expect(ipcMain.invoke(DESKTOP_INVOKE_CHANNELS.outboxDiscard, appEvent, 'has space')).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT: clientId/);
     await expect(ipcMain.invoke(DESKTOP_INVOKE_CHANNELS.syncOlder, appEvent, 0)).rejects.toThrow(/ERR_DESKTOP_INVALID_INPUT: ticketId/);
+  });
+});
+
+describe('the media cache over the preload bridge', () => {
+  it("answers a synced message's file, its usage and a new budget; another tenant's id is the server's 404; malformed input refused", async () => {
+    const w = await syncWorld(server);
+    const ticket = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from('imagem pela ponte')]);
+    const upload = await multipart(server, 'POST', `/messages/${ticket.id}`, w.agent.token, { isPrivate: 'true' }, [
+      { name: 'foto.png', type: 'image/png', bytes },
+    ]);
+    expect(upload.status).toBe(201);
+    const messageId: number = upload.body.messages[0].id;
+    const { desktop, ipcMain } = setup({ services: true });
+    await expect(desktop.media.get(messageId)).rejects.toThrow(/ERR_DESKTOP_NO_ACCOUNT/);
+    await desktop.cache.begin(w.agent.token);
+    await waitFor(async () => (await desktop.cache.thread(ticket.id)).messages.some((m) => m.id === messageId), 'the message synced');
+
+    const file = await desktop.media.get(messageId);
+    expect(file.mimeType).toBe('image/png');
+    expect(file.bytes).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(file.bytes).equals(bytes)).toBe(true);
+    expect(await desktop.media.usage()).toEqual({ bytes: bytes.length, items: 1, budgetBytes: 200 * 1024 * 1024 });
+    expect(await desktop.media.setBudget(10 * 1024 * 1024)).toEqual({ bytes: bytes.length, items: 1, budgetBytes: 10 * 1024 * 1024 });
+
+    // Another tenant's message: the server's 404, as a code and a sentence.
+    const other = await syncWorld(server);
+    const theirTicket = await ticketOf(server, other, { status: 'open', userId: other.agent.id });
+    const theirs = await multipart(server, 'POST', `/messages/${theirTicket.id}`, other.agent.token, { isPrivate: 'true' }, [
+      { name: 'alheio.png', type: 'image/png', bytes },
+    ]);
+    await expect(desktop.media.get(theirs.body.messages[0].id)).rejects.toThrow(/ERR_DESKTOP_MEDIA_NOT_FOUND: .*404/);
+    expect((await desktop.media.usage()).items).toBe(1);
+
+    const bad: [string, unknown[], RegExp][] = [
+      [DESKTOP_INVOKE_CHANNELS.mediaGet, ['1'], /ERR_DESKTOP_INVALID_INPUT: messageId/],
+      [DESKTOP_INVOKE_CHANNELS.mediaGet, [0], /ERR_DESKTOP_INVALID_INPUT: messageId/],
+      [DESKTOP_INVOKE_CHANNELS.mediaGet, [1.5], /ERR_DESKTOP_INVALID_INPUT: messageId/],
+      [DESKTOP_INVOKE_CHANNELS.mediaGet, [{ id: 1 }], /ERR_DESKTOP_INVALID_INPUT: messageId/],
+      [DESKTOP_INVOKE_CHANNELS.mediaSetBudget, [1024], /ERR_DESKTOP_INVALID_INPUT: budget/],
+      [DESKTOP_INVOKE_CHANNELS.mediaSetBudget, [11 * 1024 ** 3], /ERR_DESKTOP_INVALID_INPUT: budget/],
+      [DESKTOP_INVOKE_CHANNELS.mediaSetBudget, ['100MB'], /ERR_DESKTOP_INVALID_INPUT: budget/],
+      [DESKTOP_INVOKE_CHANNELS.mediaSetBudget, [10 * 1024 * 1024 + 0.5], /ERR_DESKTOP_INVALID_INPUT: budget/],
+    ];
+    for (const [channel, args, error] of bad) await expect(ipcMain.invoke(channel, appEvent, ...args)).rejects.toThrow(error);
+    expect((await desktop.media.usage()).budgetBytes).toBe(10 * 1024 * 1024);
   });
 });

@@ -7,6 +7,7 @@ import {
 import { AccountSessionError, type AccountSession } from '../account/account-session';
 import type { AccountServices } from '../account/account-services';
 import { CacheKeyUnavailableError } from '../cache/cache-key';
+import { MediaCacheError } from '../media/media-cache';
 import { OutboxEntryError } from '../outbox/outbox-items';
 import { isOneOfOrigins } from '../security/origin.matcher';
 import type { SecureTokenStore } from '../tokens/secure-token.store';
@@ -17,6 +18,8 @@ import {
   parseClientId,
   parseOutboxFilter,
   parseListeningEvent,
+  parseMediaBudget,
+  parseMediaMessageId,
   parseNotificationRequest,
   parseRefreshToken,
   parseSearchRequest,
@@ -174,6 +177,19 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
     [DESKTOP_INVOKE_CHANNELS.outboxList]: (_event, filter) => services().outbox.list(valid(parseOutboxFilter(filter))),
     [DESKTOP_INVOKE_CHANNELS.outboxDiscard]: (_event, clientId) => services().outbox.discard(valid(parseClientId(clientId))),
     [DESKTOP_INVOKE_CHANNELS.outboxRetry]: (_event, clientId) => services().outbox.retry(valid(parseClientId(clientId))),
+    [DESKTOP_INVOKE_CHANNELS.mediaGet]: async (_event, messageId) => {
+      const id = valid(parseMediaMessageId(messageId));
+      try {
+        const file = await services().media.get(id);
+        return { mimeType: file.mimeType, bytes: file.bytes };
+      } catch (error) {
+        // Its code and sentence (offline, the server's 404...) are the page's to show.
+        if (error instanceof MediaCacheError || error instanceof DesktopIpcError) throw new DesktopIpcError(error.message);
+        throw bridgeError(error);
+      }
+    },
+    [DESKTOP_INVOKE_CHANNELS.mediaUsage]: () => services().media.usage(),
+    [DESKTOP_INVOKE_CHANNELS.mediaSetBudget]: (_event, bytes) => services().media.setBudget(valid(parseMediaBudget(bytes))),
   };
 
   for (const [channel, handler] of Object.entries(handlers)) {

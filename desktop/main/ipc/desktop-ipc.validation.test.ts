@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DESKTOP_LIMITS } from '@shared/desktop-api';
-import { clampBadgeCount, parseListeningEvent, parseNotificationRequest, parseRefreshToken } from './desktop-ipc.validation';
+import {
+  clampBadgeCount,
+  parseListeningEvent,
+  parseMediaBudget,
+  parseMediaMessageId,
+  parseNotificationRequest,
+  parseRefreshToken,
+} from './desktop-ipc.validation';
 
 describe('parseNotificationRequest', () => {
   it('accepts a title, a body and an optional ticket', () => {
@@ -89,5 +96,22 @@ describe('parseListeningEvent', () => {
     expect(parseListeningEvent('desktop:deep-link')).toBeNull();
     expect(parseListeningEvent('__proto__')).toBeNull();
     expect(parseListeningEvent(1)).toBeNull();
+  });
+});
+
+describe('media cache input', () => {
+  it('takes a positive integer message id only', () => {
+    expect(parseMediaMessageId(42)).toEqual({ ok: true, value: 42 });
+    for (const bad of [0, -1, 1.5, '42', null, undefined, Number.MAX_SAFE_INTEGER + 2, { id: 1 }]) {
+      expect(parseMediaMessageId(bad)).toEqual({ ok: false, error: 'messageId must be a positive integer' });
+    }
+  });
+
+  it('takes a budget of whole bytes from 10 MB to 10 GB', () => {
+    expect(parseMediaBudget(DESKTOP_LIMITS.mediaBudgetMinBytes)).toEqual({ ok: true, value: 10 * 1024 * 1024 });
+    expect(parseMediaBudget(DESKTOP_LIMITS.mediaBudgetMaxBytes)).toEqual({ ok: true, value: 10 * 1024 ** 3 });
+    for (const bad of [DESKTOP_LIMITS.mediaBudgetMinBytes - 1, DESKTOP_LIMITS.mediaBudgetMaxBytes + 1, 20e6 + 0.5, '200000000', Infinity, NaN]) {
+      expect(parseMediaBudget(bad).ok).toBe(false);
+    }
   });
 });

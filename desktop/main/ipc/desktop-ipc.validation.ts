@@ -144,3 +144,21 @@ export function parseOutboxFilter(input: unknown): Parsed<{ states?: (typeof OUT
 export function parseClientId(input: unknown): Parsed<string> {
   return clientIdSchema.safeParse(input).success ? { ok: true, value: input as string } : { ok: false, error: 'clientId is not a client id' };
 }
+
+const mediaMessageSchema = positiveId;
+const mediaBudgetSchema = z.number().int().min(DESKTOP_LIMITS.mediaBudgetMinBytes).max(DESKTOP_LIMITS.mediaBudgetMaxBytes);
+
+export function parseMediaMessageId(input: unknown): Parsed<number> {
+  const parsed = mediaMessageSchema.safeParse(input);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: 'messageId must be a positive integer' };
+}
+
+export function parseMediaBudget(input: unknown): Parsed<number> {
+  const parsed = mediaBudgetSchema.safeParse(input);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : {
+        ok: false,
+        error: `budget must be an integer number of bytes from ${DESKTOP_LIMITS.mediaBudgetMinBytes} to ${DESKTOP_LIMITS.mediaBudgetMaxBytes}`,
+      };
+}

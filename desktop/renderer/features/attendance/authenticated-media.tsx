@@ -3,9 +3,15 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentApiBaseUrl } from '../../app/config/app-config';
 import { appStorage } from '../../app/session/app-storage';
+import { desktopMediaBlob } from './desktop-media';
 
-/** The private media route needs the bearer token, so files are fetched as blobs. */
+/**
+ * The private media route needs the bearer token, so files are fetched as blobs. In the desktop
+ * app a message's file comes from main's media cache (offline too).
+ */
 export async function fetchAuthenticatedBlob(path: string): Promise<Blob> {
+  const cached = await desktopMediaBlob(path, window.desktop);
+  if (cached) return cached;
   const token = appStorage.readToken();
   const response = await fetch(currentApiBaseUrl() + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
