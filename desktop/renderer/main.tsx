@@ -13,6 +13,7 @@ import { App } from './app/app';
 import { installIconLoader } from './app/icon-loader';
 import { disconnectRealtime } from './app/realtime/realtime-connection';
 import { markAppStarted } from './app/early/early-requests';
+import { deepLinkRoute } from './app/routing/deep-link-route';
 import { openingRouteId } from './app/routing/opening-route';
 import { preloadRouteScreen } from './app/routing/route-screens';
 import { createAppRouter } from './app/routing/router';
@@ -60,6 +61,12 @@ async function start() {
   if (openingRoute === 'home' && store.getState().session.token) prefetchDashboard(store.dispatch);
   await nextTask();
   const router = createAppRouter();
+  // The desktop's `atende://` links (main holds them until this listener exists: a cold start
+  // from a link lands on its screen).
+  window.desktop?.onDeepLink((link) => {
+    const to = deepLinkRoute(link);
+    if (to) void router.navigate(to);
+  });
   configureSessionController({
     dispatch: store.dispatch,
     navigate: (path) => void router.navigate(path),

@@ -13,7 +13,7 @@ import { registerDesktopIpcHandlers } from '../../desktop/main/ipc/desktop-ipc.h
 import { FakeIpcMain } from '../../desktop/main/ipc/fake-ipc-main.test-support';
 import { FakeSafeStorage } from '../../desktop/main/tokens/safe-storage.test-support';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, loginThroughUi, storageStatePath } from './e2e-support';
+import { ARTIFACTS, hashPath, loginThroughUi, storageStatePath } from './e2e-support';
 
 /**
  * The desktop console offline (issue #15), in Chromium with a BRIDGE HARNESS instead of Electron
@@ -161,6 +161,8 @@ function startBridgeHarness(serverOrigin: string) {
     network,
     invoke,
     attach,
+    /** A push from main, as webContents.send delivers it (e.g. an `atende://` link). */
+    emit: (name: DesktopEventName, payload: unknown) => emit(name, payload),
     async stop() {
       await account.end({ wipe: true }).catch(() => undefined);
       rmSync(directory, { recursive: true, force: true });
@@ -247,7 +249,9 @@ test.describe('desktop console offline (bridge harness over the real main-proces
           return thread.messages.some((m) => m.body === inboundText);
         }, { timeout: 30_000 })
         .toBe(true);
-      await page.goto(`/#/atendimento/${ticketId}`);
+      // The link atende://ticket/{id}, as main hands it over: the console opens the ticket.
+      harness.emit('deepLink', { path: `/ticket/${ticketId}`, query: {} });
+      await expect.poll(() => hashPath(page)).toBe(`/atendimento/${ticketId}`);
       await expect(page.getByTestId('message').filter({ hasText: inboundText })).toBeVisible();
       await expect(page.getByTestId('connection-banner')).toHaveCount(0);
 
