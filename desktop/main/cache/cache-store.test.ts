@@ -371,3 +371,16 @@ describe('replaceServerCopy (a full resync)', () => {
     expect(store.lastSeq()).toBe(5);
   });
 });
+
+describe('deleted contacts', () => {
+  it('leave the cache and its search, unless a cached ticket still needs them', () => {
+    store.applySyncBatch({
+      contacts: [contactFixture(1, { name: 'Apagada Silva' }), contactFixture(2, { name: 'Apagada Souza' })],
+      tickets: [ticketFixture(20, { contactId: 2 })],
+    });
+    store.applySyncBatch({ deletedContacts: [1, 2, 99], lastSeq: 3 });
+    expect(store.search('apagada').contacts.map((c) => c.id)).toEqual([2]);
+    expect(store.lastSeq()).toBe(3);
+    expectSearchIndexesConsistent();
+  });
+});

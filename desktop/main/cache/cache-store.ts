@@ -39,6 +39,11 @@ export interface CacheSyncBatch {
   messages?: readonly MessageDto[];
   contacts?: readonly ContactDto[];
   deletedTickets?: readonly TicketDeletion[];
+  /**
+   * Contacts the server deleted: they leave the cache (and its search). The server deletes only
+   * contacts without tickets; one the cache still holds a ticket of stays, with its ticket.
+   */
+  deletedContacts?: readonly number[];
   /** The answer's lastSeq, saved with the rows it covers. */
   lastSeq?: number;
   /** How far down the threads of these messages are now cached (cache migration 2). */
@@ -299,6 +304,10 @@ export function createCacheStore(cache: CacheDatabase): CacheStore {
     writeSeq.run(tenantId, seq, Date.now());
   };
 
+  const deleteContact = db.prepare(
+    `DELETE FROM contacts WHERE id = ? AND NOT EXISTS (SELECT 1 FROM tickets t WHERE t.contact_id = contacts.id)`,
+  );
+
   const applySyncBatch = db.transaction((batch: CacheSyncBatch): CacheSyncResult => {
     // Contacts and tickets before messages (a message needs its ticket); deletions compare
     // times with the rows, so their place in the batch does not change the outcome.
@@ -314,6 +323,7 @@ export function createCacheStore(cache: CacheDatabase): CacheStore {
       }
       writeCoverage.run({ ticketId: t.ticketId, beforeId: t.beforeId });
     }
+    for (const id of batch.deletedContacts ?? []) deleteContact.run(id);
     if (batch.lastSeq !== undefined) setLastSeq(batch.lastSeq);
     return { tickets, messages, contacts, deletedTickets };
   });

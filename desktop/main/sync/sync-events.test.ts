@@ -36,6 +36,17 @@ describe('batchOfEvents', () => {
     expect(batch.deletedTickets).toEqual([]);
   });
 
+  it('a deleted contact leaves the batch and is deleted; a bulk change writes nothing', () => {
+    const batch = batchOfEvents([
+      envelope('contact:update', { action: 'create', contact: contactFixture(8) }),
+      envelope('contact:update', { action: 'create', contact: contactFixture(9) }),
+      envelope('contact:update', { action: 'delete', contactId: 8 }),
+      envelope('contact:update', { action: 'bulk', source: 'removeDuplicates' }),
+    ]);
+    expect(batch.contacts.map((c) => c.id)).toEqual([9]);
+    expect(batch.deletedContacts).toEqual([8]);
+  });
+
   it('a ticket leaving sight is a deletion at the event’s time', () => {
     const hidden = envelope('ticket:delete', { action: 'delete', ticketId: 7, reason: 'hidden' }, isoAt(500));
     expect(batchOfEvents([hidden]).deletedTickets).toEqual([{ ticketId: 7, deletedAt: isoAt(500) }]);
@@ -45,7 +56,7 @@ describe('batchOfEvents', () => {
     const batch = batchOfEvents([
       envelope('ticket:note', { action: 'create', ticketId: 1, note: { id: 1 } }),
       envelope('user:status', { userId: 1, isOnline: true }),
-      envelope('contact:update', { action: 'delete', contactId: 5 }),
+      envelope('contact:update', { action: 'delete', contactId: 'x' }),
       envelope('contact:update', { action: 'bulk', source: 'import' }),
       envelope('whatsappSession', { action: 'update', session: {} }),
       envelope('something:new', { whatever: true }),
@@ -54,7 +65,7 @@ describe('batchOfEvents', () => {
       envelope('ticket:delete', { action: 'delete', ticketId: 'x' }),
       envelope('ticket:update', null),
     ]);
-    expect(batch).toEqual({ tickets: [], messages: [], contacts: [], deletedTickets: [] });
+    expect(batch).toEqual({ tickets: [], messages: [], contacts: [], deletedTickets: [], deletedContacts: [] });
   });
 });
 

@@ -37,7 +37,8 @@ type EventWrite =
   | { kind: 'ticket'; ticket: TicketDto }
   | { kind: 'deletion'; deletion: TicketDeletion }
   | { kind: 'message'; message: MessageDto }
-  | { kind: 'contact'; contact: ContactDto };
+  | { kind: 'contact'; contact: ContactDto }
+  | { kind: 'contactDeletion'; contactId: number };
 
 export function writeOf(event: DomainEventEnvelope): EventWrite | null {
   const payload = event.payload as Record<string, unknown> | null;
@@ -59,11 +60,13 @@ export function writeOf(event: DomainEventEnvelope): EventWrite | null {
   }
   if (event.name === SOCKET_EVENTS.contactUpdate) {
     const change = payload as unknown as ContactEventPayload;
-    // 'delete' only succeeds for a contact without tickets, which the cache never needed;
     // 'bulk' (import, merge) names no rows to write: the tickets it moves come as their own events.
     if ((change.action === 'create' || change.action === 'update') && hasId(change.contact)) {
       return { kind: 'contact', contact: change.contact };
     }
+    // A deleted contact (one without tickets: the server refuses the others) may be cached from
+    // its create event; it must not stay findable offline.
+    if (change.action === 'delete' && Number.isSafeInteger(change.contactId)) return { kind: 'contactDeletion', contactId: change.contactId };
   }
   return null;
 }
@@ -73,24 +76,32 @@ export function writeOf(event: DomainEventEnvelope): EventWrite | null {
  * as its last event left it (later events carry newer copies); the store still compares
  * `updatedAt`, so an out-of-date copy never overwrites a newer cached one.
  */
-export function batchOfEvents(events: readonly DomainEventEnvelope[]): Required<Pick<CacheSyncBatch, 'tickets' | 'messages' | 'contacts' | 'deletedTickets'>> {
+export function batchOfEvents(
+  events: readonly DomainEventEnvelope[],
+): Required<Pick<CacheSyncBatch, 'tickets' | 'messages' | 'contacts' | 'deletedTickets' | 'deletedContacts'>> {
   const tickets = new Map<number, TicketDto>();
   const messages = new Map<number, MessageDto>();
   const contacts = new Map<number, ContactDto>();
   const deletions = new Map<number, TicketDeletion>();
+  const deletedContacts = new Set<number>();
   for (const event of events) {
     const write = writeOf(event);
     if (!write) continue;
     if (write.kind === 'ticket') setLast(tickets, write.ticket.id, write.ticket);
     else if (write.kind === 'message') setLast(messages, write.message.id, write.message);
     else if (write.kind === 'contact') setLast(contacts, write.contact.id, write.contact);
-    else setLast(deletions, write.deletion.ticketId, write.deletion);
+    else if (write.kind === 'contactDeletion') {
+      // Deleted in the same batch it was created or changed in: nothing of it is written.
+      contacts.delete(write.contactId);
+      deletedContacts.add(write.contactId);
+    } else setLast(deletions, write.deletion.ticketId, write.deletion);
   }
   return {
     tickets: [...tickets.values()],
     messages: [...messages.values()],
     contacts: [...contacts.values()],
     deletedTickets: [...deletions.values()],
+    deletedContacts: [...deletedContacts],
   };
 }
 
