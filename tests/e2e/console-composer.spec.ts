@@ -1,9 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, storageStatePath } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
 
 /**
  * The agent console's composer and message tools against the real server and the fake WhatsApp
@@ -14,19 +12,6 @@ import { ARTIFACTS, storageStatePath } from './e2e-support';
  * removes its channel at the end, so the tenant's connection limit is not used up.
  */
 
-const FAKE_GRAPH_PORT = Number(process.env.E2E_FAKE_GRAPH_PORT);
-
-async function startFakeOnFixedPort(): Promise<FakeGraphApi> {
-  const fake = new FakeGraphApi();
-  const internals = fake as unknown as { server: ReturnType<typeof createServer>; handle(req: unknown, res: unknown): Promise<void> };
-  internals.server = createServer((req, res) => void internals.handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    internals.server.once('error', reject);
-    internals.server.listen(FAKE_GRAPH_PORT, '127.0.0.1', resolve);
-  });
-  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
-  return fake;
-}
 
 async function api(page: Page, method: string, path: string, body?: unknown) {
   const token = await page.evaluate(() => localStorage.getItem('token'));
@@ -52,7 +37,7 @@ test.describe('agent console composer (signed in as admin)', () => {
   let fake: FakeGraphApi;
 
   test.beforeAll(async () => {
-    fake = await startFakeOnFixedPort();
+    fake = await startFakeGraphOnFixedPort();
   });
   test.afterAll(async () => {
     await fake?.stop();

@@ -1,9 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ACCOUNTS, storageStatePath } from './e2e-support';
+import { ACCOUNTS, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
 
 /**
  * The agent console's list filters, contact panel, transfers and new-ticket dialog against the
@@ -12,23 +10,11 @@ import { ACCOUNTS, storageStatePath } from './e2e-support';
  * each test so other specs see the default list.
  */
 
-const FAKE_GRAPH_PORT = Number(process.env.E2E_FAKE_GRAPH_PORT);
 const SHOTS = 'test-results/screenshots';
 const suffix = () => randomBytes(3).toString('hex');
 const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
 /** The fake on the fixed port the server was started with. */
-async function startFakeOnFixedPort(): Promise<FakeGraphApi> {
-  const fake = new FakeGraphApi();
-  const internals = fake as unknown as { server: ReturnType<typeof createServer>; handle(req: unknown, res: unknown): Promise<void> };
-  internals.server = createServer((req, res) => void internals.handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    internals.server.once('error', reject);
-    internals.server.listen(FAKE_GRAPH_PORT, '127.0.0.1', resolve);
-  });
-  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
-  return fake;
-}
 
 async function call(page: Page, method: string, path: string, body?: unknown) {
   const token = await page.evaluate(() => localStorage.getItem('token'));
@@ -55,7 +41,7 @@ test.describe('agent console panel (signed in as admin)', () => {
   let appSecret: string;
 
   test.beforeAll(async () => {
-    fake = await startFakeOnFixedPort();
+    fake = await startFakeGraphOnFixedPort();
   });
   test.afterAll(async () => {
     await fake?.stop();

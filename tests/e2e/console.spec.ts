@@ -1,9 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload, statusPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, storageStatePath } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
 
 /**
  * The agent console against the real server and a fake WhatsApp Cloud API: the server's
@@ -13,20 +11,8 @@ import { ARTIFACTS, storageStatePath } from './e2e-support';
  * follows the fake's delivered status, and a draft survives a reload.
  */
 
-const FAKE_GRAPH_PORT = Number(process.env.E2E_FAKE_GRAPH_PORT);
 
 /** The fake on the fixed port the server was started with (start() would pick a random one). */
-async function startFakeOnFixedPort(): Promise<FakeGraphApi> {
-  const fake = new FakeGraphApi();
-  const internals = fake as unknown as { server: ReturnType<typeof createServer>; handle(req: unknown, res: unknown): Promise<void> };
-  internals.server = createServer((req, res) => void internals.handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    internals.server.once('error', reject);
-    internals.server.listen(FAKE_GRAPH_PORT, '127.0.0.1', resolve);
-  });
-  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
-  return fake;
-}
 
 async function api(page: Page, method: string, path: string, body?: unknown) {
   const token = await page.evaluate(() => localStorage.getItem('token'));
@@ -41,7 +27,7 @@ test.describe('agent console (signed in as admin)', () => {
   let fake: FakeGraphApi;
 
   test.beforeAll(async () => {
-    fake = await startFakeOnFixedPort();
+    fake = await startFakeGraphOnFixedPort();
   });
   test.afterAll(async () => {
     await fake?.stop();

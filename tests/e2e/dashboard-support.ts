@@ -1,6 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
@@ -15,21 +13,9 @@ import { ARTIFACTS, storageStatePath } from './e2e-support';
 export const suffix = () => randomBytes(3).toString('hex');
 export const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-/** The fake on the fixed port the server was started with (start() would pick a random one). */
-export async function startFakeGraphOnFixedPort(): Promise<FakeGraphApi> {
-  const fake = new FakeGraphApi();
-  const internals = fake as unknown as {
-    server: ReturnType<typeof createServer>;
-    handle(req: unknown, res: unknown): Promise<void>;
-  };
-  internals.server = createServer((req, res) => void internals.handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    internals.server.once('error', reject);
-    internals.server.listen(Number(process.env.E2E_FAKE_GRAPH_PORT), '127.0.0.1', resolve);
-  });
-  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
-  return fake;
-}
+import { startFakeGraphOnFixedPort } from './e2e-support';
+
+export { startFakeGraphOnFixedPort };
 
 export async function call(page: Page, method: string, path: string, body?: unknown) {
   const token = await page.evaluate(() => localStorage.getItem('token'));

@@ -1,6 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +11,7 @@ import { registerDesktopIpcHandlers } from '../../desktop/main/ipc/desktop-ipc.h
 import { FakeIpcMain } from '../../desktop/main/ipc/fake-ipc-main.test-support';
 import { FakeSafeStorage } from '../../desktop/main/tokens/safe-storage.test-support';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, hashPath, loginThroughUi, storageStatePath } from './e2e-support';
+import { ARTIFACTS, hashPath, loginThroughUi, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
 
 /**
  * The desktop console offline (issue #15), in Chromium with a BRIDGE HARNESS instead of Electron
@@ -28,20 +26,7 @@ import { ARTIFACTS, hashPath, loginThroughUi, storageStatePath } from './e2e-sup
  * served from out/web by a route, as the packaged app serves them from app:// without a network.
  */
 
-const FAKE_GRAPH_PORT = Number(process.env.E2E_FAKE_GRAPH_PORT);
 const WEB_ROOT = path.resolve('out/web');
-
-async function startFakeOnFixedPort(): Promise<FakeGraphApi> {
-  const fake = new FakeGraphApi();
-  const internals = fake as unknown as { server: ReturnType<typeof createServer>; handle(req: unknown, res: unknown): Promise<void> };
-  internals.server = createServer((req, res) => void internals.handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    internals.server.once('error', reject);
-    internals.server.listen(FAKE_GRAPH_PORT, '127.0.0.1', resolve);
-  });
-  fake.url = `http://127.0.0.1:${(internals.server.address() as AddressInfo).port}`;
-  return fake;
-}
 
 function storedAdminToken(): string {
   const state = JSON.parse(readFileSync(storageStatePath('admin'), 'utf8')) as {
@@ -189,7 +174,7 @@ test.describe('desktop console offline (bridge harness over the real main-proces
   let fake: FakeGraphApi;
 
   test.beforeAll(async () => {
-    fake = await startFakeOnFixedPort();
+    fake = await startFakeGraphOnFixedPort();
   });
   test.afterAll(async () => {
     await fake?.stop();

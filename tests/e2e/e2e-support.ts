@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { FakeGraphApi } from '../fakes/graph-api.fake';
 
 /** Seeded accounts of a fresh server (server/src/seed). */
 export const ACCOUNTS = {
@@ -59,3 +60,6 @@ export async function loginThroughUi(page: Page, profile: SeededProfile) {
 }
 
 export const toast = (page: Page) => page.locator('.bp6-toast');
+
+/** The fake Cloud API on the fixed port the e2e server was pointed at (playwright.config.ts). */
+export const startFakeGraphOnFixedPort = (): Promise<FakeGraphApi> => new FakeGraphApi().start(Number(process.env.E2E_FAKE_GRAPH_PORT));

@@ -103,9 +103,13 @@ export class FakeGraphApi {
     this.displayPhoneNumber = opts.displayPhoneNumber ?? '+55 11 4000-0000';
   }
 
-  async start(): Promise<this> {
+  /** Listens on `port` (a fixed port the server under test was pointed at), or one the system picks. */
+  async start(port = this.port): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, '127.0.0.1', resolve);
+    });
     this.port = (this.server.address() as AddressInfo).port;
     this.url = `http://127.0.0.1:${this.port}`;
     return this;
