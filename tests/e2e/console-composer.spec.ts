@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
 
 /**
  * The agent console's composer and message tools against the real server and the fake WhatsApp
@@ -59,12 +59,7 @@ test.describe('agent console composer (signed in as admin)', () => {
     const channel = await api(page, 'POST', '/whatsapp', {
       type: 'waba',
       name: `WABA Composer ${tag}`,
-      wabaPhoneNumberId: fake.phoneNumberId,
-      wabaBusinessAccountId: fake.businessAccountId,
-      wabaApiVersion: 'v21.0',
-      wabaManagerToken: fake.token,
-      wabaAppSecret: appSecret,
-      wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+      ...wabaSettingsFor(fake, appSecret),
     });
     const token = await page.evaluate(() => localStorage.getItem('token'));
     try {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ACCOUNTS, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
+import { ACCOUNTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
 
 /**
  * The agent console's list filters, contact panel, transfers and new-ticket dialog against the
@@ -54,12 +54,7 @@ test.describe('agent console panel (signed in as admin)', () => {
     // One channel for the whole spec (the demo plan allows 3 connections for every spec together).
     appSecret = `app-secret-${randomBytes(8).toString('hex')}`;
     const settings = {
-      wabaPhoneNumberId: fake.phoneNumberId,
-      wabaBusinessAccountId: fake.businessAccountId,
-      wabaApiVersion: 'v21.0',
-      wabaManagerToken: fake.token,
-      wabaAppSecret: appSecret,
-      wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+      ...wabaSettingsFor(fake, appSecret),
     };
     const created = await call(page, 'POST', '/whatsapp', { type: 'waba', name: `WABA Painel ${suffix()}`, ...settings });
     if (created.status === 201) channel = created.body;

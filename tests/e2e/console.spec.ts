@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload, statusPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
 
 /**
  * The agent console against the real server and a fake WhatsApp Cloud API: the server's
@@ -55,12 +55,7 @@ test.describe('agent console (signed in as admin)', () => {
     const channel = await api(page, 'POST', '/whatsapp', {
       type: 'waba',
       name: `WABA E2E ${randomBytes(2).toString('hex')}`,
-      wabaPhoneNumberId: fake.phoneNumberId,
-      wabaBusinessAccountId: fake.businessAccountId,
-      wabaApiVersion: 'v21.0',
-      wabaManagerToken: fake.token,
-      wabaAppSecret: appSecret,
-      wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+      ...wabaSettingsFor(fake, appSecret),
     });
 
     await page.getByTestId('tab-pending').click();

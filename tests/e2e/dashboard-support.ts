@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, storageStatePath } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
 
 /**
  * What the dashboard and ticket panel specs share: the fake WhatsApp Cloud API on the port the
@@ -12,8 +12,6 @@ import { ARTIFACTS, storageStatePath } from './e2e-support';
 
 export const suffix = () => randomBytes(3).toString('hex');
 export const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-
-import { startFakeGraphOnFixedPort } from './e2e-support';
 
 export { startFakeGraphOnFixedPort };
 
@@ -43,12 +41,7 @@ export interface LiveChannel {
 export async function wabaChannel(page: Page, fake: FakeGraphApi, name: string): Promise<LiveChannel> {
   const appSecret = `app-secret-${randomBytes(8).toString('hex')}`;
   const settings = {
-    wabaPhoneNumberId: fake.phoneNumberId,
-    wabaBusinessAccountId: fake.businessAccountId,
-    wabaApiVersion: 'v21.0',
-    wabaManagerToken: fake.token,
-    wabaAppSecret: appSecret,
-    wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+    ...wabaSettingsFor(fake, appSecret),
   };
   const created = await call(page, 'POST', '/whatsapp', { type: 'waba', name: `${name} ${suffix()}`, ...settings });
   if (created.status === 201) return { id: created.body.id, appSecret, created: true };

@@ -11,7 +11,7 @@ import { registerDesktopIpcHandlers } from '../../desktop/main/ipc/desktop-ipc.h
 import { FakeIpcMain } from '../../desktop/main/ipc/fake-ipc-main.test-support';
 import { FakeSafeStorage } from '../../desktop/main/tokens/safe-storage.test-support';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, hashPath, loginThroughUi, startFakeGraphOnFixedPort, storageStatePath } from './e2e-support';
+import { ARTIFACTS, hashPath, loginThroughUi, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
 
 /**
  * The desktop console offline (issue #15), in Chromium with a BRIDGE HARNESS instead of Electron
@@ -193,12 +193,7 @@ test.describe('desktop console offline (bridge harness over the real main-proces
     const channel = await adminApi(request, adminToken, 'POST', '/whatsapp', {
       type: 'waba',
       name: `WABA Offline ${tag}`,
-      wabaPhoneNumberId: fake.phoneNumberId,
-      wabaBusinessAccountId: fake.businessAccountId,
-      wabaApiVersion: 'v21.0',
-      wabaManagerToken: fake.token,
-      wabaAppSecret: appSecret,
-      wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+      ...wabaSettingsFor(fake, appSecret),
     });
     const harness = startBridgeHarness(origin);
     try {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
 import { FakeGraphApi } from '../fakes/graph-api.fake';
 
@@ -63,3 +64,13 @@ export const toast = (page: Page) => page.locator('.bp6-toast');
 
 /** The fake Cloud API on the fixed port the e2e server was pointed at (playwright.config.ts). */
 export const startFakeGraphOnFixedPort = (): Promise<FakeGraphApi> => new FakeGraphApi().start(Number(process.env.E2E_FAKE_GRAPH_PORT));
+
+/** A WABA channel's settings wired to the fake Cloud API, its webhooks signed with `appSecret`. */
+export const wabaSettingsFor = (fake: FakeGraphApi, appSecret: string) => ({
+  wabaPhoneNumberId: fake.phoneNumberId,
+  wabaBusinessAccountId: fake.businessAccountId,
+  wabaApiVersion: 'v21.0',
+  wabaManagerToken: fake.token,
+  wabaAppSecret: appSecret,
+  wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
+});

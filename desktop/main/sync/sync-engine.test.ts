@@ -357,7 +357,7 @@ describe('reload and visibility', () => {
     const s = await socket(w);
     s.socket.on('event', (e: unknown) => c.engine.onEnvelope(e));
     const before = cachedTicket(c, t.id) as TicketDto;
-    expect(before).toBeDefined();
+    expect(before?.id).toBe(t.id);
 
     const moved = await server.request('PUT', `/tickets/${t.id}`, { token: w.admin.token, body: { isTransference: true, queueId: w.queueB } });
     expect(moved.status).toBe(200);
