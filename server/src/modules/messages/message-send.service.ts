@@ -86,29 +86,32 @@ export class MessageSendService {
     let written: Written;
     try {
       const { ticket } = await this.access.ticket(auth, ticketId);
-      // A retry of a send already stored (an offline outbox replaying after the answer was lost)
-      // answers the stored messages before the ticket's state is checked: the ticket may have
-      // been closed since, and refusing would tell the agent that a stored message was not.
-      const stored = input.clientId ? await this.storedSend(ticket, input.clientId) : null;
-      if (stored) {
-        await discardMedia(files);
-        return this.answer({ ids: stored, created: false, warning: null });
-      }
       const texts = textsFor(input, files);
-      if (files.length === 0 && !texts[0].trim()) {
-        throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'Mensagem é obrigatório' }] });
-      }
       const isPrivate = input.isPrivate === true;
       const now = this.deps.clock.now();
       const scheduleDate = input.scheduleDate ?? null;
-      if (scheduleDate && scheduleDate.getTime() <= now.getTime()) {
-        throw new AppError('ERR_VALIDATION', { fields: [{ path: 'scheduleDate', message: 'Data inválida: deve ser no futuro' }] });
-      }
-      // A scheduled message may wait on a closed ticket, as with POST /messagesSchedule/: when
-      // due it goes to the contact's ongoing ticket.
-      if (!isPrivate && !scheduleDate) assertActive(ticket);
       const quotedMsgId = input.quotedMsgId ?? null;
-      if (quotedMsgId !== null) await this.assertQuotable(ticket, quotedMsgId);
+      try {
+        if (files.length === 0 && !texts[0].trim()) {
+          throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'Mensagem é obrigatório' }] });
+        }
+        if (scheduleDate && scheduleDate.getTime() <= now.getTime()) {
+          throw new AppError('ERR_VALIDATION', { fields: [{ path: 'scheduleDate', message: 'Data inválida: deve ser no futuro' }] });
+        }
+        // A scheduled message may wait on a closed ticket, as with POST /messagesSchedule/: when
+        // due it goes to the contact's ongoing ticket.
+        if (!isPrivate && !scheduleDate) assertActive(ticket);
+        if (quotedMsgId !== null) await this.assertQuotable(ticket, quotedMsgId);
+      } catch (refusal) {
+        // A retry of a send already stored (an offline outbox replaying after the answer was
+        // lost) answers the stored messages: the ticket may have been closed since, and refusing
+        // would tell the agent that a stored message was not. Looked up only on a refusal: an
+        // accepted send's write is idempotent on its client id anyway.
+        const stored = input.clientId && refusal instanceof AppError ? await this.storedSend(ticket, input.clientId) : null;
+        if (!stored) throw refusal;
+        await discardMedia(files);
+        return this.answer({ ids: stored, created: false, warning: null });
+      }
       const rendered =
         isPrivate || scheduleDate
           ? texts
