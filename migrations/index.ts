@@ -18,6 +18,17 @@ import { AutoReplies1763840000000 } from './1763840000000-auto-replies';
 import { BusinessHoursAutomation1763850000000 } from './1763850000000-business-hours-automation';
 import { ReportMedianIndex1763860000000 } from './1763860000000-report-median-index';
 import { MetricDailySlots1763870000000 } from './1763870000000-metric-daily-slots';
+import { MessageTemplates1763880000000 } from './1763880000000-message-templates';
+import { Campaigns1763890000000 } from './1763890000000-campaigns';
+import { WhatsappGroups1763895000000 } from './1763895000000-whatsapp-groups';
+import { BulkSends1763896000000 } from './1763896000000-bulk-sends';
+import { TemplateVariableParts1763897000000 } from './1763897000000-template-variable-parts';
+import { TenantPayments1763897100000 } from './1763897100000-tenant-payments';
+import { SignupsPlatformMail1763897300000 } from './1763897300000-signups-platform-mail';
+import { PlatformOps1763897400000 } from './1763897400000-platform-ops';
+import { BrandingNotifications1763897600000 } from './1763897600000-branding-notifications';
+import { TenantAdministration1763905000000 } from './1763905000000-tenant-administration';
+import { Tasks1763906000000 } from './1763906000000-tasks';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
 export const migrations = [
@@ -41,4 +52,15 @@ export const migrations = [
   BusinessHoursAutomation1763850000000,
   ReportMedianIndex1763860000000,
   MetricDailySlots1763870000000,
+  MessageTemplates1763880000000,
+  Campaigns1763890000000,
+  WhatsappGroups1763895000000,
+  BulkSends1763896000000,
+  TemplateVariableParts1763897000000,
+  TenantPayments1763897100000,
+  SignupsPlatformMail1763897300000,
+  PlatformOps1763897400000,
+  BrandingNotifications1763897600000,
+  TenantAdministration1763905000000,
+  Tasks1763906000000,
 ];

@@ -43,6 +43,7 @@ export const DESKTOP_EVENT_CHANNELS = {
   notificationClick: 'desktop:notification:click',
   syncStatus: 'desktop:sync:status-changed',
   outboxChange: 'desktop:outbox:changed',
+  cachePurged: 'desktop:cache:purged',
 } as const;
 
 /**
@@ -183,6 +184,17 @@ export interface DesktopSyncStatus {
 
 export type DesktopOutboxChange = { type: 'enqueued' | 'updated'; item: OutboxItem } | { type: 'discarded'; clientId: string };
 
+/**
+ * The server purged the open account's local cache (`desktop:purge`, issue #15): main emptied
+ * it, the outbox included, and is syncing it again from a new snapshot. For the console's notice.
+ */
+export interface DesktopCachePurge {
+  /** 'self': the agent asked for it (from another window or device); 'admin': a supervisor or administrator. */
+  reason: 'self' | 'admin';
+  /** Actions taken offline that the server never got, lost with the cache. */
+  lostOutboxItems: number;
+}
+
 /** The account whose local cache main opened: the one the server confirmed for the token. */
 export interface DesktopAccount {
   tenantId: number;
@@ -203,6 +215,8 @@ export interface DesktopCacheApi {
   tickets(options?: TicketListOptions): Promise<TicketListPage>;
   thread(ticketId: number, options?: ThreadPageOptions): Promise<ThreadPage>;
   search(text: string, limit?: number): Promise<CacheSearchResult>;
+  /** The server purged the cache (it is refilled from a new snapshot): show the agent a notice. */
+  onPurged(listener: (purge: DesktopCachePurge) => void): Unsubscribe;
 }
 
 /** The cache's sync (main runs it; the renderer owns the socket and hands its events over). */

@@ -30,6 +30,13 @@ export const ERROR_CODES = {
   ERR_ASAAS_OVERDUE: { status: 402, message: 'Verifique o status do seu plano.' },
   ERR_USER_CREATION_DISABLED: { status: 403, message: 'Criação de usuários desabilitada pelo administrador.' },
   ERR_INVALID_RESET_TOKEN: { status: 400, message: 'Erro ao redefinir a senha.' },
+  // A tenant created by sign-up logs in only once its e-mail is confirmed (link or super administrator).
+  ERR_TENANT_EMAIL_NOT_CONFIRMED: { status: 403, message: 'Tenant inválido. Solicite ao Super Administrador a validação do email.' },
+  ERR_INVALID_SIGNUP_TOKEN: { status: 400, message: 'Link de confirmação inválido, expirado ou já utilizado.' },
+  ERR_NO_SIGNUP_FOUND: { status: 404, message: 'Cadastro pendente de confirmação não encontrado.' },
+  // Platform e-mail (super administrator)
+  ERR_SMTP_NOT_CONFIGURED: { status: 422, message: 'Nenhum servidor SMTP configurado: salve as configurações antes de testar.' },
+  ERR_SMTP_TEST_FAILED: { status: 502, message: 'Não foi possível enviar o e-mail de teste.' },
   // Limits
   ERR_USER_LIMIT: { status: 400, message: 'Limite de usuários atingido.' },
   ERR_CONNECTION_LIMIT: { status: 400, message: 'Limite de conexões atingidas' },
@@ -66,6 +73,22 @@ export const ERROR_CODES = {
   ERR_NO_CAMPAIGN_CONTACTS_NOT_FOUND: { status: 400, message: 'Campanha sem contatos vinculados.' },
   ERR_CAMPAIGN_CONTACTS_NOT_EXISTS: { status: 400, message: 'Contatos da campanha não existem.' },
   ERR_CAMPAIGN_CONTACTS: { status: 400, message: 'Erro nos contatos da campanha.' },
+  // Campaign actions refused in the campaign's state or setup (spec section 8: unable to start, cannot cancel ...).
+  ERR_CAMPAIGN_START: { status: 400, message: 'Não foi possível iniciar a campanha: a conexão de envio não existe mais.' },
+  ERR_CAMPAIGN_CANCEL: { status: 400, message: 'Não é possível cancelar a campanha: só campanhas programadas ou em andamento podem ser canceladas.' },
+  ERR_CAMPAIGN_DELETE_RUNNING: { status: 400, message: 'Não é possível excluir uma campanha programada ou em andamento: cancele-a antes.' },
+  ERR_TEMPLATE_NOT_APPROVED: {
+    status: 400,
+    message: 'O modelo escolhido não está aprovado pela Meta (rejeitado, pausado ou desativado): escolha um modelo aprovado.',
+  },
+  // Bulk sends (/massa)
+  ERR_NO_BULK_SEND_FOUND: { status: 404, message: 'Envio em massa não encontrado.' },
+  ERR_BULK_SEND_CANCEL: { status: 400, message: 'Não é possível cancelar: o envio em massa já terminou.' },
+  ERR_BULK_MEDIA_DOWNLOAD: { status: 400, message: 'Não foi possível baixar a mídia da URL informada.' },
+  ERR_SMS_PROVIDER_NOT_CONFIGURED: {
+    status: 422,
+    message: 'Nenhum provedor de SMS está configurado: o envio de SMS em massa ainda não está disponível.',
+  },
   // Quick replies
   ERR_NO_FAST_REPLY_FOUND: { status: 404, message: 'Mensagem rápida não encontrada.' },
   ERR_FAST_REPLY_EXISTS: { status: 409, message: 'Já existe uma mensagem rápida com esta chave.' },
@@ -98,6 +121,13 @@ export const ERROR_CODES = {
   ERR_NO_API_CONFIG: { status: 404, message: 'Configuração de API não encontrada.' },
   ERR_API_CONFIG_NOT_FOUND: { status: 404, message: 'Configuração de API não encontrada.' },
   ERR_NO_PLAN_FOUND: { status: 404, message: 'Plano não encontrado.' },
+  // The super administrator's tenants and plans (issue #17)
+  ERR_PLAN_IN_USE: { status: 409, message: 'Este plano tem empresas. Desative-o em vez de excluí-lo.' },
+  ERR_TENANT_CHANNELS_CONNECTED: { status: 409, message: 'A empresa tem conexões conectadas. Desconecte-as ou force a exclusão.' },
+  ERR_TENANT_DELETION_RUNNING: { status: 409, message: 'A exclusão desta empresa já está em andamento.' },
+  ERR_SUPPORT_NOT_ALLOWED: { status: 400, message: 'Acesso de suporte indisponível para esta empresa.' },
+  ERR_SUPPORT_NO_ADMIN: { status: 400, message: 'A empresa não tem administrador para o acesso de suporte.' },
+  ERR_NO_SUPPORT_SESSION: { status: 404, message: 'Acesso de suporte não encontrado.' },
   // Channels and messaging
   ERR_NO_WAPP_FOUND: { status: 404, message: 'Conexão não encontrada.' },
   ERR_NO_DEF_WAPP_FOUND: { status: 404, message: 'Nenhuma conexão padrão. Verifique as conexões.' },
@@ -115,16 +145,52 @@ export const ERROR_CODES = {
   ERR_FETCH_WAPP_MSG: { status: 400, message: 'Erro ao buscar a mensagem, talvez ela seja muito antiga.' },
   ERR_CHANNEL_TYPE_UNSUPPORTED: { status: 400, message: 'Este tipo de conexão ainda não é suportado.' },
   ERR_CHANNEL_OPERATION_UNSUPPORTED: { status: 400, message: 'Esta operação não é suportada por este tipo de conexão.' },
+  ERR_WAPP_GROUP_REFUSED: { status: 400, message: 'O WhatsApp recusou a operação no grupo.' },
   ERR_WAPP_SESSION_TRANSITION: { status: 409, message: 'A sessão da conexão não pode passar para este estado agora.' },
   ERR_WABA_INVALID_DATA: { status: 400, message: 'Ops! Dados WABA incorretos. Verifique os dados da conexão.' },
+  ERR_WABA_WINDOW_CLOSED: {
+    status: 400,
+    message: 'A janela de 24 horas desta conversa está fechada: o cliente não escreve há mais de 24 horas. Envie um modelo de mensagem (template).',
+  },
   ERR_CHANNEL_UNAVAILABLE: { status: 503, message: 'O provedor da conexão não respondeu. Tente novamente em alguns segundos.' },
   ERR_WEBHOOK_SIGNATURE: { status: 401, message: 'Assinatura do webhook ausente ou inválida.' },
   // Chatbot flows (/chat-flow): activation needs a runnable graph; every id a flow names is the tenant's.
   ERR_CHATFLOW_INVALID: { status: 400, message: 'O fluxo tem problemas que impedem a ativação. Corrija-os e tente novamente.' },
   ERR_CHATFLOW_REFERENCE: { status: 400, message: 'O fluxo usa filas, usuários, conexões, etiquetas, colunas do kanban ou fluxos que não existem nesta empresa.' },
   ERR_CHATFLOW_IN_USE: { status: 409, message: 'Outro fluxo inicia este fluxo; remova essa interação antes de excluí-lo.' },
+  // Notifications (/notificacao and the bell)
+  ERR_NO_NOTIFICATION_FOUND: { status: 404, message: 'Notificação não encontrada.' },
+  // Tenant payments (/pagamentostenants, /assinatura) and the platform licence
+  ERR_NO_INVOICE_FOUND: { status: 404, message: 'Fatura não encontrada.' },
+  ERR_PAYMENT_PROVIDER_NOT_CONFIGURED: {
+    status: 422,
+    message: 'O provedor de pagamentos não está configurado: informe a chave da API em Pagamentos.',
+  },
+  ERR_PAYMENT_PROVIDER: { status: 502, message: 'O provedor de pagamentos recusou a operação ou não respondeu.' },
+  ERR_TENANT_NO_PLAN: { status: 400, message: 'A empresa não tem um plano com valor para cobrar.' },
+  ERR_LICENCE_INVALID: { status: 400, message: 'Chave de licença inválida para este e-mail.' },
+  ERR_LICENCE_RATE_LIMIT: { status: 429, message: 'Aguarde 1 minuto entre ativações da licença.' },
   // Terminal
   ERR_TERMINAL_FORBIDDEN: { status: 403, message: 'Usuário não autorizado a acessar o terminal' },
+  // Job queues (/tenantsQueue): a restart is allowed QUEUE_RESTART_MAX times per backend run (spec section 9).
+  ERR_NO_JOB_QUEUE_FOUND: { status: 404, message: 'Fila de tarefas não encontrada.' },
+  ERR_NO_FAILED_JOB_FOUND: { status: 404, message: 'Tarefa com falha não encontrada (talvez já tenha sido reprocessada ou limpa).' },
+  ERR_QUEUE_RESTART_LIMIT: {
+    status: 429,
+    message: 'Limite de 5 reinícios de fila atingido. Reinicie o backend para poder reiniciar as filas novamente.',
+  },
+  // Update (/atualizar): only a signed update_rapido.zip is staged (spec sections 5 and 9).
+  ERR_UPDATE_FILE_NAME: { status: 400, message: 'Arquivo inválido: o arquivo de atualização deve se chamar update_rapido.zip.' },
+  ERR_UPDATE_NO_PUBLIC_KEY: {
+    status: 422,
+    message: 'Nenhuma chave pública de atualização configurada (UPDATE_PUBLIC_KEY): nenhuma atualização é aplicada sem assinatura verificada.',
+  },
+  ERR_UPDATE_SIGNATURE: { status: 400, message: 'Assinatura da atualização ausente ou inválida: o arquivo não foi aplicado.' },
+  ERR_UPDATE_INVALID_FILE: { status: 400, message: 'Arquivo de atualização inválido: não é um arquivo zip legível.' },
+  ERR_UPDATE_UNSAFE_ENTRY: {
+    status: 400,
+    message: 'O arquivo de atualização contém um caminho inseguro (.., caminho absoluto ou link simbólico) e não foi aplicado.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -14,6 +14,11 @@ export const SOCKET_EVENTS = {
   userUpdate: 'user:update',
   /** A user was deleted: `{action: 'delete', id}` to the tenant. */
   userDelete: 'user:delete',
+  /**
+   * The user's desktop consoles wipe their local cache and start over (issue #15):
+   * DesktopPurgePayload (shared/schemas/users.ts), to that user only, live and in GET /sync.
+   */
+  desktopPurge: 'desktop:purge',
   settingsUpdate: 'settings:update',
   tenantUpdate: 'tenant:update',
   whatsappSession: 'whatsappSession',
@@ -35,6 +40,10 @@ export const SOCKET_EVENTS = {
   contactUpdate: 'contact:update',
   /** Progress of a contacts import, to the importing user only. */
   contactImportProgress: 'contactImport:progress',
+  /** Progress of a WhatsApp groups mass operation (GroupOperationDto), to the user who started it. */
+  groupOperation: 'group:operation',
+  /** A channel's stored groups changed (sync, joins, leaves): `{ action: 'update', whatsappId }`, to supervisors and admins. */
+  groupUpdate: 'group:update',
   privateMessage: 'chat:privateMessage',
   // CRM catalogs: `<x>:update` carries { action: 'create' | 'update', <x> } or { action: 'reorder', ids },
   // `<x>:delete` carries { action: 'delete', id }.
@@ -57,6 +66,31 @@ export const SOCKET_EVENTS = {
   chatFlowDelete: 'chatFlow:delete',
   /** Auto-replies (/auto-resposta): { action, autoReplyId } after any write of a bot, step or action; refetch the list. */
   autoReplyUpdate: 'autoReply:update',
+  /**
+   * Campaigns (/campanhas), to supervisors and administrators: `{ action: 'create' | 'update' | 'progress', campaign: CampaignDto }`
+   * after every write, state change and, while sending, at most once a second per campaign (counts and status).
+   */
+  campaignUpdate: 'campaign:update',
+  /** `{ action: 'delete', id }`. */
+  campaignDelete: 'campaign:delete',
+  /**
+   * Bulk sends (/massa/*), to supervisors and administrators: `{ action: 'create' | 'update' | 'progress', bulkSend: BulkSendDto }`
+   * when one starts, changes state and, while sending, at most once a second per send (counts and status).
+   */
+  bulkSendUpdate: 'bulkSend:update',
+  /**
+   * A notification for the bell (issue #17): NotificationCreatePayload (shared/schemas/notifications.ts),
+   * recorded in each targeted tenant, to its users of the targeted profiles (or to one user).
+   */
+  notificationCreate: 'notification:create',
+  /** The super administrator deleted a notification: `{ action: 'delete', id }`, to the tenants it went to. */
+  notificationDelete: 'notification:delete',
+  /** Tasks (/tarefas): `{ action: 'create' | 'update', taskId }` after a write, to the tenant (ids only: refetch the visible list). */
+  taskUpdate: 'task:update',
+  /** `{ action: 'delete', taskId }`. */
+  taskDelete: 'task:delete',
+  /** The platform's white-label name, logo or favicon changed: BrandingDto, to every tenant. Colours are refetched too. */
+  brandingUpdate: 'branding:update',
 } as const;
 
 export type SocketEventName = (typeof SOCKET_EVENTS)[keyof typeof SOCKET_EVENTS];

@@ -24,6 +24,8 @@ export const DEFAULT_SETTINGS = {
   autoCloseTicketsMinutes: '0',
   /** IANA time zone of the tenant's calendar: the dashboard's and the reports' days and hours. */
   timeZone: 'America/Sao_Paulo',
+  /** Words (comma separated) a contact writes to stop receiving campaigns; case and accents ignored. */
+  campaignOptOutWords: 'SAIR, PARAR',
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

@@ -199,7 +199,7 @@ let accountServices: AccountServices | null = null;
  */
 function createLocalCache(config: DesktopConfig): AccountSession {
   const directory = path.join(app.getPath('userData'), 'cache');
-  const account = createAccountSession({
+  const account: AccountSession = createAccountSession({
     serverOrigin: config.serverOrigin,
     cacheDirectory: directory,
     loadKey: () => loadOrCreateCacheKey({ safeStorage, filePath: path.join(directory, 'cache-key.bin'), platform: process.platform }),
@@ -209,6 +209,10 @@ function createLocalCache(config: DesktopConfig): AccountSession {
         logger: { info: (message) => log.info(message), warn: (message, meta) => log.warn(`${message} ${JSON.stringify(meta ?? {})}`) },
         onSyncStatus: (status) => rendererEvents.dispatch('syncStatus', status),
         onOutboxChange: (change) => rendererEvents.dispatch('outboxChange', change),
+        mediaBudgetBytes: preferences.mediaBudgetBytes ?? undefined,
+        // A server purge (desktop:purge): the cache is emptied and reopened, new services start on it.
+        purge: () => account.purge(open),
+        onPurged: (purge) => rendererEvents.dispatch('cachePurged', purge),
       });
       accountServices = services;
       return async () => {
@@ -217,7 +221,7 @@ function createLocalCache(config: DesktopConfig): AccountSession {
       };
     },
   });
-  // Quitting keeps the cache (that is the point of it); only logout and a switch wipe it.
+  // Quitting keeps the cache (that is the point of it); only logout, a switch and a server purge wipe it.
   app.on('will-quit', () => void account.end({ wipe: false }));
   return account;
 }
@@ -255,6 +259,10 @@ function registerIpc(config: DesktopConfig): void {
     tokenStore,
     markRendererListening: (name) => rendererEvents.markListening(name),
     logger: { warn: (message, meta) => log.warn(`${message} ${JSON.stringify(meta ?? {})}`) },
+    onMediaBudgetChanged: (bytes) => {
+      preferences = { ...preferences, mediaBudgetBytes: bytes };
+      void saveDesktopPreferences(preferencesPath(), preferences).catch((error: unknown) => log.warn(`preferences not saved: ${String(error)}`));
+    },
   });
 }
 

@@ -72,7 +72,7 @@ describe('createDesktopApi', () => {
       ].sort(),
     );
     expect(Object.keys(api.refreshToken).sort()).toEqual(['clear', 'get', 'set']);
-    expect(Object.keys(api.cache).sort()).toEqual(['begin', 'end', 'search', 'setAccessToken', 'thread', 'tickets']);
+    expect(Object.keys(api.cache).sort()).toEqual(['begin', 'end', 'onPurged', 'search', 'setAccessToken', 'thread', 'tickets']);
     expect(Object.keys(api.sync).sort()).toEqual(['envelope', 'loadOlder', 'onStatus', 'online', 'status']);
     expect(Object.keys(api.outbox).sort()).toEqual(['discard', 'enqueue', 'list', 'onChange', 'retry']);
     expect(Object.keys(api.media).sort()).toEqual(['get', 'setBudget', 'usage']);
@@ -148,6 +148,25 @@ describe('createDesktopApi', () => {
     expect(clicks).not.toHaveBeenCalled();
     ipc.emit(DESKTOP_EVENT_CHANNELS.notificationClick, { ticketId: 12 });
     expect(clicks).toHaveBeenCalledWith({ ticketId: 12 });
+  });
+
+  it('cache.onPurged announces the listener and passes only a well-formed purge notice', () => {
+    const { api, ipc } = setup();
+    const purges = vi.fn();
+    api.cache.onPurged(purges);
+    expect(ipc.sent).toEqual([[DESKTOP_LISTENING_CHANNEL, ['cachePurged']]]);
+    for (const bad of [
+      null,
+      { reason: 'admin' },
+      { reason: 'x', lostOutboxItems: 0 },
+      { reason: 'self', lostOutboxItems: -1 },
+      { reason: 'self', lostOutboxItems: '2' },
+    ]) {
+      ipc.emit(DESKTOP_EVENT_CHANNELS.cachePurged, bad);
+    }
+    expect(purges).not.toHaveBeenCalled();
+    ipc.emit(DESKTOP_EVENT_CHANNELS.cachePurged, { reason: 'admin', lostOutboxItems: 2 });
+    expect(purges).toHaveBeenCalledWith({ reason: 'admin', lostOutboxItems: 2 });
   });
 
   it('refuses a listener that is not a function', () => {

@@ -7,6 +7,7 @@ import {
   type DeepLink,
   type DesktopAccount,
   type DesktopApi,
+  type DesktopCachePurge,
   type DesktopEventName,
   type DesktopMediaFile,
   type DesktopMediaUsage,
@@ -60,6 +61,17 @@ function isSyncStatus(value: unknown): value is DesktopSyncStatus {
 function isOutboxChange(value: unknown): value is DesktopOutboxChange {
   const type = (value as DesktopOutboxChange | null)?.type;
   return typeof value === 'object' && value !== null && (type === 'enqueued' || type === 'updated' || type === 'discarded');
+}
+
+function isCachePurge(value: unknown): value is DesktopCachePurge {
+  const purge = value as DesktopCachePurge | null;
+  return (
+    typeof purge === 'object' &&
+    purge !== null &&
+    (purge.reason === 'self' || purge.reason === 'admin') &&
+    Number.isSafeInteger(purge.lostOutboxItems) &&
+    purge.lostOutboxItems >= 0
+  );
 }
 
 /**
@@ -155,6 +167,7 @@ export function createDesktopApi(input: DesktopApiInput): DesktopApi {
       async search(text, limit) {
         return (await ipcRenderer.invoke(DESKTOP_INVOKE_CHANNELS.cacheSearch, text, limit)) as CacheSearchResult;
       },
+      onPurged: (listener) => subscribe('cachePurged', isCachePurge, listener),
     },
     sync: {
       async status() {

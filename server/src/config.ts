@@ -63,6 +63,13 @@ const EnvSchema = z.object({
    * emits Baileys' event shapes), for end-to-end tests without WhatsApp's servers.
    */
   BAILEYS_SOCKET_MODULE: z.string().optional(),
+  /** Pause between two WhatsApp calls of a groups mass operation (WhatsApp bans accounts that change many groups at once). */
+  GROUP_OPERATION_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
+  /**
+   * Ed25519 public key (PEM; `\n` may stand for the line breaks) that every update package of
+   * /atualizar must be signed with. Unset: every update is refused.
+   */
+  UPDATE_PUBLIC_KEY: z.string().optional(),
 });
 
 export interface Config {
@@ -108,6 +115,10 @@ export interface Config {
   chatflowHttpAllowHosts: string[];
   /** Tests only (BAILEYS_SOCKET_MODULE): path of a module exporting a replacement `makeWASocket`. */
   baileysSocketModule?: string;
+  /** Pause between two WhatsApp calls of a groups mass operation. */
+  groupOperationDelayMs: number;
+  /** PEM of the Ed25519 key update packages are verified with; unset: updates are refused. */
+  updatePublicKey?: string;
 }
 
 interface StoredSecrets {
@@ -180,5 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelHttpTimeoutMs: e.CHANNEL_HTTP_TIMEOUT_MS,
     chatflowHttpAllowHosts: e.CHATFLOW_HTTP_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     baileysSocketModule: e.BAILEYS_SOCKET_MODULE || undefined,
+    groupOperationDelayMs: e.GROUP_OPERATION_DELAY_MS,
+    updatePublicKey: e.UPDATE_PUBLIC_KEY?.trim() ? e.UPDATE_PUBLIC_KEY.replace(/\\n/g, '\n').trim() : undefined,
   };
 }

@@ -21,6 +21,7 @@ import { createJobQueue } from './jobs';
 import { PeriodicScheduler } from './jobs/periodic';
 import { watchRedis } from './core/redis-watch';
 import { createMailer } from './core/smtp-mailer';
+import { createPlatformMailer } from './modules/platform-mail/platform-mailer';
 import { DomainEvents } from './realtime/domain-events';
 import { scheduleEventPruning } from './realtime/event-retention';
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub';
@@ -38,6 +39,12 @@ export interface StartOptions {
   mailer?: Mailer;
   /** Prefix for Bull, rate-limit and Socket.IO keys in Redis, so parallel test servers do not meet. */
   redisPrefix?: string;
+  /**
+   * Resume the live sessions of every tenant's channels on start (default true). Test servers
+   * share one database: a server starting in one test file must not take over the sessions
+   * another file's test is driving.
+   */
+  resumeSessions?: boolean;
 }
 
 export interface RunningServer {
@@ -87,7 +94,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     events,
     jobs,
     periodic,
-    mailer: opts.mailer ?? createMailer(config, logger),
+    // The super administrator's stored SMTP settings, else SMTP_URL (read at each send: no restart).
+    mailer: opts.mailer ?? createPlatformMailer(dataSource, createMailer(config, logger)),
     rateLimiter: redis ? new RedisRateLimiter(redis, `${prefix}:rl:`) : new MemoryRateLimiter(),
     redis,
     keyPrefix: prefix,
@@ -108,7 +116,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   const port = (http.address() as AddressInfo).port;
   // Sessions that hold a live connection (QR-code channels) come back after a restart.
-  const resumed = await channels.resumeSessions();
+  const resumed = opts.resumeSessions === false ? 0 : await channels.resumeSessions();
   if (resumed > 0) logger.info({ resumed }, 'channel sessions resuming');
   periodic.start();
 

@@ -411,17 +411,6 @@ export interface ChannelSessionPayload {
   >;
 }
 
-/** GET /whatsapp/{whatsappId}/templates item (WhatsApp message templates of the business account). */
-export interface MessageTemplateDto {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string | null;
-  /** Number of body variables ({{1}}, {{2}} ...). */
-  bodyVariables: number;
-  components: unknown[];
-}
 
 /** POST /admin/channels body (superadmin): a channel for the given tenant, within its plan. */
 export const AdminCreateChannelSchema = z.intersection(

@@ -326,7 +326,7 @@ export interface RemoveDuplicatesResponse {
 export type ContactEventPayload =
   | { action: 'create' | 'update'; contact: ContactDto }
   | { action: 'delete'; contactId: number }
-  | { action: 'bulk'; source: 'import' | 'removeDuplicates'; contactIds?: number[] };
+  | { action: 'bulk'; source: 'import' | 'removeDuplicates' | 'sync' | 'bulkSend'; contactIds?: number[] };
 
 /** `contactImport:progress` payload, sent to the importing user only. */
 export type ContactImportProgressPayload = ContactImportSummaryDto;

@@ -376,9 +376,10 @@ export const MentionMessageSchema = z.object({
     .array(z.string().regex(/^\d{5,20}$/, { error: 'deve ser um número com DDI' }))
     .min(1)
     .max(256),
+  clientId: clientIdSchema.optional(),
 });
 
-export const MentionAllMessageSchema = z.object({ ticketId: recordId, body: requiredBody });
+export const MentionAllMessageSchema = z.object({ ticketId: recordId, body: requiredBody, clientId: clientIdSchema.optional() });
 
 export const ReactionMessageSchema = z.object({
   messageId: recordId,
@@ -445,6 +446,14 @@ export type DeleteMessageInput = z.output<typeof DeleteMessageSchema>;
 export type ForwardMessagesInput = z.output<typeof ForwardMessagesSchema>;
 export type GhostMessageInput = z.output<typeof GhostMessageSchema>;
 export type MentionMessageInput = z.output<typeof MentionMessageSchema>;
+export type MentionAllMessageInput = z.output<typeof MentionAllMessageSchema>;
+
+/** POST /messages/listParticipants: the group's participants as the phone reports them. */
+export interface ListParticipantsResponse {
+  groupId: string;
+  subject: string;
+  participants: { id: string; number: string | null; admin: 'admin' | 'superadmin' | null }[];
+}
 export type ReactionMessageInput = z.output<typeof ReactionMessageSchema>;
 export type SendButtonInput = z.output<typeof SendButtonSchema>;
 export type SendBirthdayInput = z.output<typeof SendBirthdaySchema>;

@@ -67,6 +67,10 @@ export const SETTING_VALUE_SCHEMAS: { [K in SettingKey]: z.ZodType<string> } = {
   forceSignature: toggle,
   autoCloseTicketsMinutes: autoCloseMinutes,
   timeZone,
+  campaignOptOutWords: z
+    .string()
+    .max(500, { error: 'no máximo 500 caracteres' })
+    .refine((v) => v.split(',').every((w) => w.trim().length <= 60), { error: 'cada palavra com no máximo 60 caracteres' }),
 };
 
 /**

@@ -277,3 +277,21 @@ export interface UserDeletePayload {
   action: 'delete';
   id: number;
 }
+
+/** Who asked for a desktop purge: the user themself, or a supervisor or administrator of the tenant. */
+export type DesktopPurgeReason = 'self' | 'admin';
+
+/**
+ * Payload of SOCKET_EVENTS.desktopPurge (to that user only): the user's desktop consoles wipe
+ * their local cache, unsent offline actions included, and take a new snapshot (issue #15).
+ */
+export interface DesktopPurgePayload {
+  userId: number;
+  reason: DesktopPurgeReason;
+}
+
+/** POST /users/{id}/desktop-purge answer: the seq of the recorded desktop:purge event. */
+export interface DesktopPurgeResponse {
+  purged: true;
+  seq: number;
+}

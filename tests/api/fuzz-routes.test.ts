@@ -245,7 +245,9 @@ async function send(server: TestServer, method: string, url: string, token: stri
 /**
  * Every table's row count and latest `updatedAt`. Left out: the migrations and periodic_runs, the
  * scheduler's own bookkeeping, which background jobs write at their own times whatever the
- * requests do (a sweep finishing during a refused request once failed CI).
+ * requests do (a sweep finishing during a refused request once failed CI); and the platform's
+ * audit trails, terminal_audit and platform_updates, whose purpose is to record refused attempts
+ * too (a refused terminal command, an unsigned update package).
  */
 async function snapshotSql(server: TestServer): Promise<string> {
   const tables: { table_name: string; has_updated: boolean }[] = await server.deps.dataSource.query(
@@ -253,7 +255,7 @@ async function snapshotSql(server: TestServer): Promise<string> {
             EXISTS (SELECT 1 FROM information_schema.columns c
                      WHERE c.table_schema = 'public' AND c.table_name = t.table_name AND c.column_name = 'updatedAt') AS has_updated
        FROM information_schema.tables t
-      WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND t.table_name NOT IN ('migrations', 'periodic_runs')
+      WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND t.table_name NOT IN ('migrations', 'periodic_runs', 'terminal_audit', 'platform_updates')
       ORDER BY t.table_name`,
   );
   const parts = tables.map(
@@ -369,7 +371,7 @@ describe('every route answers bad input with a clear 4xx', () => {
           kind: route.method === 'GET' ? 'none' : 'json',
           value: {},
         } as Case['body']);
-        if (probe.status === 403 && /NO_PERMISSION/.test(String(probe.body?.error))) who = 'super';
+        if (probe.status === 403 && /NO_PERMISSION|TERMINAL_FORBIDDEN/.test(String(probe.body?.error))) who = 'super';
       }
       const label = `${route.method} ${route.path}`;
       await fc.assert(

@@ -26,13 +26,19 @@
  */
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
-import { io as connectSocket } from 'socket.io-client';
-import { createBenchDatabase, percentile as nearestRank } from './support/bench-support';
+import { createBenchDatabase, seedBenchTenant, startBenchServer } from './support/bench-support';
+import {
+  benchNumbers,
+  connectBenchSocket,
+  inboundWebhookBody,
+  percentileOrNaN as percentile,
+  postSignedWebhook,
+  runInboundLoad,
+} from './support/inbound-load';
 import { loginBody } from '../helpers/captcha';
 
 const [MESSAGES, CONTACTS, CONCURRENCY, PER_WEBHOOK] = [
@@ -48,23 +54,7 @@ const APP_SECRET = `bench-app-secret-${randomBytes(6).toString('hex')}`;
 // ---------- child: the server ----------
 
 async function serve(): Promise<void> {
-  const { loadConfig } = await import('../../server/src/config');
-  const { startServer } = await import('../../server/src/server');
-  const dataDir = process.env.BENCH_DATA_DIR!;
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: process.env.BENCH_DB_URL!,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    JWT_SECRET: 'bench-secret-0123456789abcdef',
-    JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    WABA_GRAPH_BASE_URL: process.env.BENCH_GRAPH_URL!,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-  });
-  const server = await startServer(config, { seed: false, redisPrefix: `bench-${randomBytes(4).toString('hex')}` });
+  const server = await startBenchServer();
   const { chatflowEngineOf } = await import('../../server/src/modules/chatflow/chatflow-wiring');
   const engine = chatflowEngineOf(server.deps);
   engine.recordStats(true);
@@ -104,43 +94,7 @@ async function serve(): Promise<void> {
 
 // ---------- parent: setup, load, measurement ----------
 
-/** The shared nearest-rank percentile, NaN when nothing was measured (e.g. every webhook failed). */
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : nearestRank(sorted, p);
-}
-
 const round = (n: number) => Math.round(n * 10) / 10;
-
-function webhook(messages: { from: string; wamid: string; body: string }[]): string {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '102290129340398',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '15550783881', phone_number_id: PHONE_NUMBER_ID },
-              contacts: [...new Set(messages.map((m) => m.from))].map((from) => ({
-                profile: { name: `Cliente ${from.slice(-4)}` },
-                wa_id: from,
-              })),
-              messages: messages.map((m) => ({
-                from: m.from,
-                id: m.wamid,
-                timestamp: String(Math.floor(Date.now() / 1000)),
-                type: 'text',
-                text: { body: m.body },
-              })),
-            },
-          },
-        ],
-      },
-    ],
-  });
-}
 
 async function main(): Promise<void> {
   const bench = await createBenchDatabase();
@@ -167,32 +121,10 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: bench.url });
   await db.connect();
   try {
-    const { hashPassword } = await import('../../server/src/core/passwords');
-    const [tenant] = (await db.query(`INSERT INTO tenants (name, "maxConnections") VALUES ('Bench', 10) RETURNING id`)).rows;
-    const email = `bench-${randomBytes(3).toString('hex')}@example.com`;
-    const password = `Bench-${randomBytes(4).toString('hex')}!1`;
-    const [user] = (
-      await db.query(
-        `INSERT INTO users ("tenantId", name, email, "passwordHash", profile) VALUES ($1, 'Bench', $2, $3, 'admin') RETURNING id`,
-        [tenant.id, email, await hashPassword(password)],
-      )
-    ).rows;
-    await db.query(`INSERT INTO user_tenants ("userId", "tenantId") VALUES ($1, $2)`, [user.id, tenant.id]);
-    const [channel] = (
-      await db.query(
-        `INSERT INTO channels ("tenantId", name, type, status, "isDefault", "providerConfig", secrets)
-         VALUES ($1, 'WABA bench', 'waba', 'CONNECTED', true, $2, $3) RETURNING id`,
-        [
-          tenant.id,
-          JSON.stringify({
-            wabaPhoneNumberId: PHONE_NUMBER_ID,
-            wabaBusinessAccountId: '209876543210987',
-            wabaApiVersion: 'v21.0',
-          }),
-          JSON.stringify({ wabaManagerToken: 'EAAG-bench', wabaAppSecret: APP_SECRET, wabaVerifyToken: 'bench-verify' }),
-        ],
-      )
-    ).rows;
+    const seeded = await seedBenchTenant(db, { tenantName: 'Bench', phoneNumberId: PHONE_NUMBER_ID, businessAccountId: '209876543210987', appSecret: APP_SECRET });
+    const tenant = { id: seeded.tenantId };
+    const channel = { id: seeded.channelId };
+    const { email, password } = seeded;
 
     if (withFlow) {
       const step = (id: string, interactions: unknown[], target: unknown) => ({
@@ -237,11 +169,7 @@ async function main(): Promise<void> {
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
     const { token } = (await login.json()) as { token: string };
 
-    const socket = connectSocket(serverUrl, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
+    const socket = await connectBenchSocket(serverUrl, token);
 
     const serverCpu = () =>
       new Promise<NodeJS.CpuUsage>((resolve) => {
@@ -250,67 +178,18 @@ async function main(): Promise<void> {
       });
     const cpuBefore = await serverCpu();
     const ownCpuBefore = process.cpuUsage();
-    const sentAt = new Map<string, number>();
-    const latencies: number[] = [];
-    const webhookMs: number[] = [];
-    let received = 0;
-    let lastReceivedAt = 0;
-    let resolveAll!: () => void;
-    const allReceived = new Promise<void>((resolve) => (resolveAll = resolve));
-    socket.on(`${tenant.id}:appMessage:create`, (payload: { message: { messageId: string } }) => {
-      const started = sentAt.get(payload.message.messageId);
-      if (started === undefined) return;
-      sentAt.delete(payload.message.messageId);
-      const now = performance.now();
-      latencies.push(now - started);
-      lastReceivedAt = now;
-      if (++received === MESSAGES) resolveAll();
-    });
-
-    const contacts = Array.from({ length: CONTACTS }, (_, i) => `55119${String(10_000_000 + i * 37).padStart(8, '0')}`);
     const url = `${serverUrl}/webhooks/waba/${channel.id}`;
-    let next = 0;
-    let errors = 0;
-    let firstError: string | undefined;
-    const startedAt = performance.now();
-    const worker = async () => {
-      for (;;) {
-        const start = next;
-        if (start >= MESSAGES) return;
-        const count = Math.min(PER_WEBHOOK, MESSAGES - start);
-        next += count;
-        const batch = Array.from({ length: count }, (_, k) => {
-          const i = start + k;
-          return {
-            from: contacts[i % CONTACTS],
-            wamid: `wamid.BENCH${i}.${randomBytes(4).toString('hex')}`,
-            body: `mensagem ${i}`,
-          };
-        });
-        const body = webhook(batch);
-        const signature = `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
-        const t0 = performance.now();
-        for (const m of batch) sentAt.set(m.wamid, t0);
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
-          body,
-        });
-        const text = await res.text();
-        webhookMs.push(performance.now() - t0);
-        if (res.status !== 200) {
-          errors++;
-          firstError ??= `${res.status} ${text.slice(0, 300)}`;
-          for (const m of batch) {
-            sentAt.delete(m.wamid);
-            if (++received === MESSAGES) resolveAll();
-          }
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const postedAt = performance.now();
-    await Promise.race([allReceived, new Promise((r) => setTimeout(r, 30_000))]);
+    const load = await runInboundLoad({
+      socket,
+      tenantId: tenant.id,
+      url,
+      appSecret: APP_SECRET,
+      phoneNumberId: PHONE_NUMBER_ID,
+      messages: MESSAGES,
+      contacts: benchNumbers(CONTACTS),
+      concurrency: CONCURRENCY,
+      perWebhook: PER_WEBHOOK,
+    });
     const cpuAfter = await serverCpu();
     let phases: [number, number, number][] = [];
     let inOrder: number[] = [];
@@ -345,7 +224,7 @@ async function main(): Promise<void> {
       for (let round = 0; round < 3; round++) {
         for (const from of quietContacts) {
           const wamid = `wamid.QUIET${round}.${from}.${randomBytes(3).toString('hex')}`;
-          const body = webhook([{ from, wamid, body: round === 0 ? 'oi' : '1' }]);
+          const body = inboundWebhookBody(PHONE_NUMBER_ID, [{ from, wamid, body: round === 0 ? 'oi' : '1' }]);
           const seen = new Promise<void>((resolve) => {
             const on = (payload: { message: { messageId: string } }) => {
               if (payload.message.messageId !== wamid) return;
@@ -354,14 +233,7 @@ async function main(): Promise<void> {
             };
             socket.on(`${tenant.id}:appMessage:create`, on);
           });
-          await fetch(url, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`,
-            },
-            body,
-          });
+          await postSignedWebhook(url, body, APP_SECRET);
           await Promise.race([seen, new Promise((r) => setTimeout(r, 5000))]);
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -373,9 +245,6 @@ async function main(): Promise<void> {
     const ownCpu = process.cpuUsage(ownCpuBefore);
     const cpuMs = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user + b.system - a.user - a.system) / 1000;
 
-    const seconds = ((lastReceivedAt || postedAt) - startedAt) / 1000;
-    latencies.sort((a, b) => a - b);
-    webhookMs.sort((a, b) => a - b);
     const [counts] = (
       await db.query(
         `SELECT (SELECT count(*)::int FROM messages WHERE "tenantId" = $1) AS messages,
@@ -394,18 +263,13 @@ async function main(): Promise<void> {
         contacts: CONTACTS,
         concurrency: CONCURRENCY,
         per_webhook: PER_WEBHOOK,
-        seconds: round(seconds),
-        messages_per_s: Math.round(latencies.length / seconds),
-        socket_received: latencies.length,
-        webhook_errors: errors,
-        ...(firstError ? { first_error: firstError } : {}),
-        latency_ms: {
-          p50: round(percentile(latencies, 50)),
-          p90: round(percentile(latencies, 90)),
-          p99: round(percentile(latencies, 99)),
-          max: round(latencies.at(-1) ?? NaN),
-        },
-        webhook_ms: { p50: round(percentile(webhookMs, 50)), p99: round(percentile(webhookMs, 99)) },
+        seconds: load.seconds,
+        messages_per_s: load.messages_per_s,
+        socket_received: load.socket_received,
+        webhook_errors: load.webhook_errors,
+        ...(load.first_error ? { first_error: load.first_error } : {}),
+        latency_ms: load.latency_ms,
+        webhook_ms: load.webhook_ms,
         stored: counts,
         // CPU time per message, whatever else runs on the machine: the server process, and this load generator.
         server_cpu_ms_per_message: Number((cpuMs(cpuBefore, cpuAfter) / MESSAGES).toFixed(2)),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor, api } from './e2e-support';
 
 /**
  * The agent console's composer and message tools against the real server and the fake WhatsApp
@@ -12,13 +12,6 @@ import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor
  * removes its channel at the end, so the tenant's connection limit is not used up.
  */
 
-
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const response = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, data: body });
-  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
-  return response.status() === 204 ? null : response.json();
-}
 
 const randomNumber = (prefix: string) => `${prefix}${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { deliverWebhook, FakeGraphApi, inboundPayload, statusPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
+import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor, api } from './e2e-support';
 
 /**
  * The agent console against the real server and a fake WhatsApp Cloud API: the server's
@@ -13,13 +13,6 @@ import { ARTIFACTS, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor
 
 
 /** The fake on the fixed port the server was started with (start() would pick a random one). */
-
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const response = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, data: body });
-  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
-  return response.status() === 204 ? null : response.json();
-}
 
 test.describe('agent console (signed in as admin)', () => {
   test.use({ storageState: storageStatePath('admin') });

@@ -65,7 +65,8 @@ test.describe('Content-Security-Policy', () => {
       await loginThroughUi(page, profile);
       for (const path of SHELL_PATHS) {
         await page.goto(`/#${path}`);
-        await expect(page.getByTestId('app-menu')).toBeVisible();
+        // The path is named so a failure says which screen did not load (once in CI, under load).
+        await expect(page.getByTestId('app-menu'), `the shell at ${path}`).toBeVisible({ timeout: 15_000 });
         // Let the screen's first requests, images and lazy chunks load.
         await page.waitForTimeout(150);
       }

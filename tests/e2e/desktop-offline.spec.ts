@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { DESKTOP_INVOKE_CHANNELS, type DesktopEventName } from '@shared/desktop-api';
 import { startAccountServices, type AccountServices } from '../../desktop/main/account/account-services';
 import { createAccountSession, type AccountSession } from '../../desktop/main/account/account-session';
@@ -11,7 +11,7 @@ import { registerDesktopIpcHandlers } from '../../desktop/main/ipc/desktop-ipc.h
 import { FakeIpcMain } from '../../desktop/main/ipc/fake-ipc-main.test-support';
 import { FakeSafeStorage } from '../../desktop/main/tokens/safe-storage.test-support';
 import { deliverWebhook, FakeGraphApi, inboundPayload } from '../fakes/graph-api.fake';
-import { ARTIFACTS, hashPath, loginThroughUi, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor } from './e2e-support';
+import { ARTIFACTS, hashPath, loginThroughUi, startFakeGraphOnFixedPort, storageStatePath, wabaSettingsFor, apiAs } from './e2e-support';
 
 /**
  * The desktop console offline (issue #15), in Chromium with a BRIDGE HARNESS instead of Electron
@@ -37,12 +37,6 @@ function storedAdminToken(): string {
   return token;
 }
 
-async function adminApi(request: APIRequestContext, token: string, method: string, url: string, body?: unknown) {
-  const response = await request.fetch(url, { method, headers: { authorization: `Bearer ${token}` }, data: body });
-  expect(response.ok(), `${method} ${url}: ${response.status()} ${await response.text()}`).toBe(true);
-  return response.status() === 204 ? null : response.json();
-}
-
 /** The main process of the desktop app, minus Electron: the same modules index.ts wires. */
 function startBridgeHarness(serverOrigin: string) {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'atende-e2e-desktop-'));
@@ -64,6 +58,9 @@ function startBridgeHarness(serverOrigin: string) {
         fetch: harnessFetch,
         onSyncStatus: (status) => emit('syncStatus', status),
         onOutboxChange: (change) => emit('outboxChange', change),
+        // A server purge, wired as main wires it (desktop/main/index.ts).
+        purge: () => account.purge(open),
+        onPurged: (purge) => emit('cachePurged', purge),
       });
       services = started;
       return () => {
@@ -123,6 +120,7 @@ function startBridgeHarness(serverOrigin: string) {
           thread: (id: number, o?: { limit?: number; beforeId?: number | null }) =>
             call(channels.cacheThread, id, o ? { limit: o.limit, beforeId: o.beforeId } : undefined),
           search: (text: string, limit?: number) => call(channels.cacheSearch, text, limit),
+          onPurged: on('cachePurged'),
         },
         sync: {
           status: () => call(channels.syncStatus),
@@ -190,7 +188,7 @@ test.describe('desktop console offline (bridge harness over the real main-proces
     const note = `Nota escrita sem conexão ${tag}`;
 
     // The ticket: an inbound WhatsApp message, then assigned to the seeded agent.
-    const channel = await adminApi(request, adminToken, 'POST', '/whatsapp', {
+    const channel = await apiAs(request, adminToken, 'POST', '/whatsapp', {
       type: 'waba',
       name: `WABA Offline ${tag}`,
       ...wabaSettingsFor(fake, appSecret),
@@ -207,14 +205,14 @@ test.describe('desktop console offline (bridge harness over the real main-proces
       let ticketId = 0;
       await expect
         .poll(async () => {
-          const list = await adminApi(request, adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(contactName)}&status=open,pending&showAll=true`);
+          const list = await apiAs(request, adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(contactName)}&status=open,pending&showAll=true`);
           ticketId = list.tickets[0]?.id ?? 0;
           return ticketId;
         })
         .toBeGreaterThan(0);
-      const users = await adminApi(request, adminToken, 'GET', '/users?searchParam=agent@demo');
+      const users = await apiAs(request, adminToken, 'GET', '/users?searchParam=agent@demo');
       const agent = (Array.isArray(users) ? users : users.users).find((u: { email: string }) => u.email === 'agent@demo.example.com');
-      await adminApi(request, adminToken, 'PUT', `/ticketsForce/${ticketId}`, { status: 'open', userId: agent.id });
+      await apiAs(request, adminToken, 'PUT', `/ticketsForce/${ticketId}`, { status: 'open', userId: agent.id });
 
       // The desktop console: window.desktop over the harness; the agent signs in, the cache syncs.
       const offline = { on: false };
@@ -302,7 +300,7 @@ test.describe('desktop console offline (bridge harness over the real main-proces
         });
 
       // Stored exactly once, as a private note, with the outbox's client id.
-      const thread = await adminApi(request, adminToken, 'GET', `/messages/${ticketId}`);
+      const thread = await apiAs(request, adminToken, 'GET', `/messages/${ticketId}`);
       const stored = thread.messages.filter((m: { body: string }) => m.body === note);
       expect(stored).toHaveLength(1);
       expect(stored[0]).toMatchObject({ isPrivate: true });
@@ -312,14 +310,32 @@ test.describe('desktop console offline (bridge harness over the real main-proces
       // And the reaction made offline, once, as the agent's.
       await expect
         .poll(async () => {
-          const page1 = await adminApi(request, adminToken, 'GET', `/messages/${ticketId}`);
+          const page1 = await apiAs(request, adminToken, 'GET', `/messages/${ticketId}`);
           const customer = page1.messages.find((m: { body: string }) => m.body === inboundText);
           return customer?.reactions?.filter((r: { fromMe: boolean }) => r.fromMe).map((r: { emoji: string }) => r.emoji);
         })
         .toEqual(['👍']);
+
+      // The server purges this desktop's data (an admin on the users screen): main empties the
+      // cache and syncs it again; the agent is told.
+      // Here the purge comes through GET /sync, as after a reconnect: this page's socket had not
+      // delivered any event since Playwright's offline switch when this was written (seen: no
+      // envelope reached main after it). The live path is tested under Node
+      // (desktop/main/account/account-services.test.ts).
+      await apiAs(request, adminToken, 'POST', `/users/${agent.id}/desktop-purge`, {});
+      await harness.invoke(DESKTOP_INVOKE_CHANNELS.syncNow);
+      await expect(page.getByText('Os dados locais deste aplicativo foram apagados a pedido do servidor.')).toBeVisible({ timeout: 15_000 });
+      await expect
+        .poll(async () => {
+          const status = (await harness.invoke(DESKTOP_INVOKE_CHANNELS.syncStatus)) as { state: string } | null;
+          if (status?.state !== 'idle') return false;
+          const thread = (await harness.invoke(DESKTOP_INVOKE_CHANNELS.cacheThread, ticketId, undefined)) as { messages: { body: string }[] };
+          return thread.messages.some((m) => m.body === note);
+        }, { timeout: 30_000 })
+        .toBe(true);
     } finally {
       await harness.stop();
-      await adminApi(request, adminToken, 'DELETE', `/whatsapp/${channel.id}`).catch(() => undefined);
+      await apiAs(request, adminToken, 'DELETE', `/whatsapp/${channel.id}`).catch(() => undefined);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { FakeGraphApi } from '../fakes/graph-api.fake';
 
 /** Seeded accounts of a fresh server (server/src/seed). */
@@ -74,3 +74,34 @@ export const wabaSettingsFor = (fake: FakeGraphApi, appSecret: string) => ({
   wabaAppSecret: appSecret,
   wabaVerifyToken: `verify-${randomBytes(8).toString('hex')}`,
 });
+
+/** Calls the API with a bearer token and expects success (fixtures, not what is under test); 204 answers null. */
+export async function apiAs(request: APIRequestContext, token: string | null, method: string, path: string, body?: unknown) {
+  const response = await request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, data: body });
+  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
+  return response.status() === 204 ? null : response.json();
+}
+
+/** apiAs with the session the browser holds (its stored token). */
+export async function api(page: Page, method: string, path: string, body?: unknown) {
+  return apiAs(page.request, await page.evaluate(() => localStorage.getItem('token')), method, path, body);
+}
+
+/** A WABA channel on the fake Cloud API, created through the API and waited for until CONNECTED (a fixture). */
+export async function connectedWabaChannel(page: Page, fake: FakeGraphApi, name: string, appSecret: string): Promise<{ id: number; name: string }> {
+  const channel = await api(page, 'POST', '/whatsapp', { type: 'waba', name, ...wabaSettingsFor(fake, appSecret) });
+  await expect.poll(async () => (await api(page, 'GET', `/whatsapp/${channel.id}`)).status, { timeout: 20_000 }).toBe('CONNECTED');
+  return channel;
+}
+
+/**
+ * Call inside a describe: the channels whose ids the tests push on the answered list are deleted
+ * after each test (the specs share the demo tenant, which allows 3 connections).
+ */
+export function deleteChannelsAfterEach(): number[] {
+  const ids: number[] = [];
+  test.afterEach(async ({ page }) => {
+    for (const id of ids.splice(0)) await api(page, 'DELETE', `/whatsapp/${id}`).catch(() => undefined);
+  });
+  return ids;
+}

@@ -97,7 +97,7 @@ test.describe('reset and sign-up forms', () => {
     await expect(page.getByTestId('reset-error')).toHaveText('Erro ao redefinir a senha.');
   });
 
-  test('sign-up validates every field and says plainly that self sign-up is not available', async ({ page }) => {
+  test('sign-up validates every field, then asks for the captcha', async ({ page }) => {
     await page.goto('/#/signup');
     const notice = page.getByTestId('signup-notice');
     await page.getByTestId('signup-submit').click();
@@ -120,7 +120,9 @@ test.describe('reset and sign-up forms', () => {
     await page.getByLabel('CPF/CNPJ').fill('11.222.333/0001-81');
     await page.getByLabel('Senha').fill('segura#2024');
     await page.getByTestId('signup-submit').click();
-    await expect(notice).toContainText('ainda não está disponível');
+    // The fields are now valid: what is left is the captcha (tests/e2e/signup.spec.ts signs up).
+    await expect(page.getByText('CPF/CNPJ inválido.')).toHaveCount(0);
+    await expect(notice).toHaveText('Por favor, valide o CAPTCHA antes de continuar.');
     await page.screenshot({ path: `${ARTIFACTS}/signup.png`, fullPage: true });
   });
 });

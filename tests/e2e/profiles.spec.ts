@@ -44,8 +44,8 @@ for (const [profile, expected] of Object.entries(EXPECTED) as [SeededProfile, (t
       // The dashboard (tests/e2e/dashboard.spec.ts covers it).
       await expect(page.getByTestId('dashboard-page')).toBeVisible();
     } else {
-      // The page is the route's own "not available yet" statement, never a fake screen.
-      await expect(page.getByTestId('under-construction')).toContainText('Em construção: esta tela ainda não está disponível.');
+      // The super administrator's licence (tests/e2e/payments.spec.ts covers subscriptions).
+      await expect(page.getByTestId('licence-panel')).toBeVisible();
     }
     // Stored exactly as spec section 3 lists.
     const stored = await page.evaluate(() => ({ ...localStorage }));

@@ -1,7 +1,16 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AnyMessageContent, BaileysEventMap, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
+import type {
+  AnyMessageContent,
+  BaileysEventMap,
+  Contact,
+  GroupMetadata,
+  GroupParticipant,
+  ParticipantAction,
+  WAMessage,
+  WAMessageKey,
+} from '@whiskeysockets/baileys';
 import type { SocketConfigLike, WASocketLike } from '../../server/src/channels/baileys/baileys-lib';
 
 /**
@@ -21,7 +30,15 @@ import type { SocketConfigLike, WASocketLike } from '../../server/src/channels/b
  *   opens FAKE_BAILEYS_CONNECT_AFTER_MS later (default 3000; 0 = only when told); a socket with a
  *   stored login opens at once. With FAKE_BAILEYS_CONTROL_PORT set (a port, or "any" for one the
  *   system picks: `await fakeBaileys.controlPort()` tells which), a control endpoint on 127.0.0.1 drives it: POST /pair {number?}, POST /inbound {from, text, name?, id?},
- *   POST /status {id, status: 'delivered'|'read'}, POST /close {statusCode}, GET /sent, GET /sockets.
+ *   POST /status {id, status: 'delivered'|'read'}, POST /close {statusCode}, GET /sent, GET /sockets,
+ *   POST /groups {id?, subject, participants: digits[]} (a group the phone takes part in), GET /group-calls,
+ *   POST /group-participants {group, participants: digits[], action} (WhatsApp's `group-participants.update`),
+ *   POST /contacts {contacts: [{number, name?, notify?}]} (`contacts.upsert`).
+ *
+ * Groups: the phone's groups live in `fakeBaileys.groups` (GroupMetadata by JID, shared by the
+ * sockets: they are the phone's); the group calls (groupFetchAllParticipating, groupMetadata,
+ * groupCreate, groupUpdateSubject, groupUpdateDescription, groupParticipantsUpdate,
+ * updateProfilePicture) read and change them and are recorded in `groupCalls`.
  */
 
 export interface SentRecord {
@@ -43,6 +60,8 @@ export interface FakeSettings {
   checkFails: boolean;
   /** Digits -> the JID onWhatsApp answers (e.g. a Brazilian number without its ninth digit). */
   jidOf: Map<string, string>;
+  /** Group calls answer 403 (the phone is not an admin of the group) for these group JIDs. */
+  notAdminOf: Set<string>;
 }
 
 const defaults = (): FakeSettings => ({
@@ -52,6 +71,7 @@ const defaults = (): FakeSettings => ({
   notOnWhatsApp: new Set(),
   checkFails: false,
   jidOf: new Map(),
+  notAdminOf: new Set(),
 });
 
 /** A Boom-like error, as Baileys puts in lastDisconnect.error. */
@@ -85,6 +105,7 @@ export class FakeBaileysSocket implements WASocketLike {
   readonly pairingRequests: string[] = [];
   readonly reads: WAMessageKey[][] = [];
   readonly historyRequests: { count: number; key: WAMessageKey; timestamp: number }[] = [];
+  readonly groupCalls: { method: string; args: unknown[] }[] = [];
   loggedOut = false;
   ended = false;
   qrCount = 0;
@@ -95,6 +116,7 @@ export class FakeBaileysSocket implements WASocketLike {
   constructor(
     readonly config: SocketConfigLike,
     private readonly settingsOf: () => FakeSettings,
+    private readonly phoneGroups: Map<string, GroupMetadata> = new Map(),
   ) {}
 
   /** Read on every use, so configure() also changes sockets already created. */
@@ -153,6 +175,24 @@ export class FakeBaileysSocket implements WASocketLike {
     this.ev.emit('message-receipt.update', [
       { key: { remoteJid, id, fromMe: true }, receipt: { userJid: '5511900000000@s.whatsapp.net', ...receipt } },
     ]);
+  }
+
+  /** Members joined, left, were promoted … (`group-participants.update`, Baileys 7 participant objects). */
+  participantsChanged(group: string, numbers: string[], action: ParticipantAction, author = `${this.settings.number}@s.whatsapp.net`): void {
+    const participants = numbers.map((n) => fakeParticipant(n));
+    applyParticipants(this.phoneGroups.get(group), participants, action);
+    this.ev.emit('group-participants.update', { id: group, author, participants, action });
+  }
+
+  /** The phone joined (or created elsewhere) groups (`groups.upsert`). */
+  groupsJoined(groups: GroupMetadata[]): void {
+    for (const g of groups) this.phoneGroups.set(g.id, g);
+    this.ev.emit('groups.upsert', groups);
+  }
+
+  /** Address book entries (`contacts.upsert`) or push names (`contacts.update`). */
+  contactsSynced(contacts: Partial<Contact>[], event: 'contacts.upsert' | 'contacts.update' = 'contacts.upsert'): void {
+    this.ev.emit(event, contacts);
   }
 
   /** A history sync chunk (`messaging-history.set`). */
@@ -217,8 +257,71 @@ export class FakeBaileysSocket implements WASocketLike {
     return `history-${this.historyRequests.length}`;
   }
 
-  async groupMetadata(jid: string): Promise<{ subject?: string }> {
-    return { subject: `Grupo ${jid.split('@')[0].slice(-4)}` };
+  // ---------- groups (the phone's groups in fakeBaileys.groups) ----------
+
+  private groupOf(jid: string, method: string): GroupMetadata {
+    if (!this.isOpen) throw boom(428, 'Connection Closed');
+    const group = this.phoneGroups.get(jid);
+    if (!group) throw boom(404, 'item-not-found');
+    if (method !== 'groupMetadata' && this.settings.notAdminOf.has(jid)) throw boom(403, 'not-authorized');
+    return group;
+  }
+
+  async groupMetadata(jid: string): Promise<GroupMetadata> {
+    this.groupCalls.push({ method: 'groupMetadata', args: [jid] });
+    const known = this.phoneGroups.get(jid);
+    // A group never seeded (inbound messages of tests that do not care) answers a plain name.
+    if (!known) return { id: jid, subject: `Grupo ${jid.split('@')[0].slice(-4)}`, owner: undefined, participants: [] };
+    return structuredClone(this.groupOf(jid, 'groupMetadata'));
+  }
+
+  async groupFetchAllParticipating(): Promise<{ [jid: string]: GroupMetadata }> {
+    this.groupCalls.push({ method: 'groupFetchAllParticipating', args: [] });
+    if (!this.isOpen) throw boom(428, 'Connection Closed');
+    return Object.fromEntries([...this.phoneGroups].map(([jid, g]) => [jid, structuredClone(g)]));
+  }
+
+  async groupCreate(subject: string, participants: string[]): Promise<GroupMetadata> {
+    this.groupCalls.push({ method: 'groupCreate', args: [subject, participants] });
+    if (!this.isOpen) throw boom(428, 'Connection Closed');
+    const id = `120363${String(Date.now()).slice(-9)}${String(++counter).padStart(3, '0')}@g.us`;
+    const me = `${this.settings.number}@s.whatsapp.net`;
+    const group = fakeGroup(id, subject, [], { owner: me });
+    group.participants = [{ id: me, phoneNumber: me, admin: 'superadmin' }, ...participants.map((p) => fakeParticipant(p.split('@')[0]))];
+    group.size = group.participants.length;
+    this.phoneGroups.set(id, group);
+    return structuredClone(group);
+  }
+
+  async groupUpdateSubject(jid: string, subject: string): Promise<void> {
+    this.groupCalls.push({ method: 'groupUpdateSubject', args: [jid, subject] });
+    this.groupOf(jid, 'groupUpdateSubject').subject = subject;
+  }
+
+  async groupUpdateDescription(jid: string, description?: string): Promise<void> {
+    this.groupCalls.push({ method: 'groupUpdateDescription', args: [jid, description] });
+    this.groupOf(jid, 'groupUpdateDescription').desc = description;
+  }
+
+  async groupParticipantsUpdate(jid: string, participants: string[], action: ParticipantAction): Promise<{ status: string; jid: string | undefined }[]> {
+    this.groupCalls.push({ method: 'groupParticipantsUpdate', args: [jid, participants, action] });
+    const group = this.groupOf(jid, 'groupParticipantsUpdate');
+    const answers = participants.map((p) => {
+      const present = group.participants.some((m) => m.id === p || m.phoneNumber === p);
+      const status = action === 'add' ? (present ? '409' : '200') : present ? '200' : '404';
+      return { status, jid: p };
+    });
+    applyParticipants(
+      group,
+      participants.filter((_, i) => answers[i].status === '200').map((p) => fakeParticipant(p.split('@')[0])),
+      action,
+    );
+    return answers;
+  }
+
+  async updateProfilePicture(jid: string, content: Buffer | { url: string }): Promise<void> {
+    this.groupCalls.push({ method: 'updateProfilePicture', args: [jid, Buffer.isBuffer(content) ? `<${content.length} bytes>` : content] });
+    this.groupOf(jid, 'updateProfilePicture');
   }
 
   // ---------- auto mode ----------
@@ -242,6 +345,8 @@ export class FakeBaileysSocket implements WASocketLike {
 /** The fakes of this process (kept on globalThis: the server may load this file as another module instance). */
 class FakeBaileys {
   readonly sockets: FakeBaileysSocket[] = [];
+  /** The phone's groups by JID (what groupFetchAllParticipating answers). */
+  readonly groups = new Map<string, GroupMetadata>();
   settings: FakeSettings = defaults();
   private waiting: ((s: FakeBaileysSocket) => void)[] = [];
   private control: Server | null = null;
@@ -260,12 +365,13 @@ class FakeBaileys {
   /** Back to defaults, sockets forgotten (between tests). */
   reset(settings: Partial<FakeSettings> = {}): void {
     this.sockets.length = 0;
+    this.groups.clear();
     this.waiting = [];
     this.settings = { ...defaults(), ...settings };
   }
 
   create(config: SocketConfigLike): FakeBaileysSocket {
-    const sock = new FakeBaileysSocket(config, () => this.settings);
+    const sock = new FakeBaileysSocket(config, () => this.settings, this.groups);
     this.sockets.push(sock);
     const waiting = this.waiting;
     this.waiting = [];
@@ -331,6 +437,28 @@ class FakeBaileys {
             for (const s of open) s.status(String(body.id), code);
             return answer(200, { ok: true });
           }
+          case 'POST /groups': {
+            const id = String(body.id ?? `120363${String(Date.now()).slice(-9)}${String(++counter).padStart(3, '0')}@g.us`);
+            const numbers = ((body.participants ?? []) as string[]).map((n) => String(n).replace(/\D/g, ''));
+            this.groups.set(id, fakeGroup(id, String(body.subject ?? 'Grupo'), numbers, { me: this.settings.number }));
+            return answer(200, { id });
+          }
+          case 'GET /group-calls':
+            return answer(200, this.sockets.flatMap((s) => s.groupCalls));
+          case 'POST /group-participants': {
+            const numbers = ((body.participants ?? []) as string[]).map((n) => String(n).replace(/\D/g, ''));
+            for (const s of open) s.participantsChanged(String(body.group), numbers, (body.action ?? 'add') as ParticipantAction);
+            return answer(200, { delivered: open.length });
+          }
+          case 'POST /contacts': {
+            const contacts = ((body.contacts ?? []) as { number: string; name?: string; notify?: string }[]).map((c) => ({
+              id: `${String(c.number).replace(/\D/g, '')}@s.whatsapp.net`,
+              name: c.name,
+              notify: c.notify,
+            }));
+            for (const s of open) s.contactsSynced(contacts);
+            return answer(200, { delivered: open.length });
+          }
           case 'POST /close': {
             for (const s of open) s.close(Number(body.statusCode ?? 428));
             return answer(200, { closed: open.length });
@@ -373,6 +501,36 @@ export async function downloadMediaMessage(message: WAMessage): Promise<Buffer> 
   const bytes = mediaStore[MEDIA_KEY]!.get(message.key.id ?? '');
   if (!bytes) throw boom(410, 'media expired on the WhatsApp servers');
   return bytes;
+}
+
+// ---------- group builders (Baileys 7 GroupMetadata shapes) ----------
+
+/** A participant as Baileys 7 reports it: a LID id with its phone number twin, or a PN id. */
+export function fakeParticipant(number: string, opts: { admin?: 'admin' | 'superadmin'; lid?: string } = {}): GroupParticipant {
+  const pn = `${number}@s.whatsapp.net`;
+  return { id: opts.lid ? `${opts.lid}@lid` : pn, phoneNumber: pn, admin: opts.admin ?? null };
+}
+
+/** A group the phone takes part in (as admin unless told), with these members (digits). */
+export function fakeGroup(
+  id: string,
+  subject: string,
+  numbers: string[],
+  opts: { me?: string; owner?: string; desc?: string; admin?: boolean } = {},
+): GroupMetadata {
+  const me = opts.me ? [fakeParticipant(opts.me, { admin: opts.admin === false ? undefined : 'superadmin' })] : [];
+  const participants = [...me, ...numbers.map((n) => fakeParticipant(n))];
+  return { id, subject, desc: opts.desc, owner: opts.owner ?? (opts.me ? `${opts.me}@s.whatsapp.net` : undefined), participants, size: participants.length };
+}
+
+function applyParticipants(group: GroupMetadata | undefined, participants: GroupParticipant[], action: ParticipantAction): void {
+  if (!group) return;
+  const same = (a: GroupParticipant, b: GroupParticipant) => a.id === b.id || (a.phoneNumber && a.phoneNumber === b.phoneNumber);
+  if (action === 'add') for (const p of participants) if (!group.participants.some((m) => same(m, p))) group.participants.push(p);
+  if (action === 'remove') group.participants = group.participants.filter((m) => !participants.some((p) => same(m, p)));
+  if (action === 'promote' || action === 'demote')
+    for (const m of group.participants) if (participants.some((p) => same(m, p))) m.admin = action === 'promote' ? 'admin' : null;
+  group.size = group.participants.length;
 }
 
 // ---------- message builders (Baileys' WAMessage shapes) ----------

@@ -58,7 +58,7 @@ export interface FakeTemplate {
   language: string;
   status: string;
   category: string;
-  components: { type: string; text?: string; format?: string }[];
+  components: { type: string; text?: string; format?: string; buttons?: { type: string; text: string; url?: string }[] }[];
 }
 
 export class FakeGraphApi {
@@ -84,7 +84,69 @@ export class FakeGraphApi {
       category: 'UTILITY',
       components: [{ type: 'BODY', text: 'Hello World' }],
     },
+    {
+      id: '1003',
+      name: 'pedido_enviado',
+      language: 'pt_BR',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Pedido {{1}}' },
+        { type: 'BODY', text: 'Olá {{1}}, seu pedido saiu para entrega em {{2}}.' },
+        { type: 'FOOTER', text: 'Loja Teste' },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'URL', text: 'Rastrear', url: 'https://loja.example.com/rastreio/{{1}}' },
+            { type: 'QUICK_REPLY', text: 'Falar com atendente' },
+          ],
+        },
+      ],
+    },
+    {
+      id: '1004',
+      name: 'promo_pausada',
+      language: 'pt_BR',
+      status: 'PAUSED',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Promoção da semana' }],
+    },
+    {
+      id: '1005',
+      name: 'aviso_rejeitado',
+      language: 'pt_BR',
+      status: 'REJECTED',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Aviso' }],
+    },
+    {
+      id: '1006',
+      name: 'oferta_imagem',
+      language: 'pt_BR',
+      status: 'APPROVED',
+      category: 'MARKETING',
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'Oi {{1}}, confira a oferta da semana.' },
+      ],
+    },
+    {
+      id: '1007',
+      name: 'boleto_documento',
+      language: 'pt_BR',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [
+        { type: 'HEADER', format: 'DOCUMENT' },
+        { type: 'BODY', text: 'Segue o seu boleto.' },
+      ],
+    },
   ];
+  /**
+   * Recipients whose 24-hour window is closed: a free-form (non-template) send to them is
+   * refused with 131047 as the Cloud API does. Empty by default (every window open).
+   */
+  readonly closedWindows = new Set<string>();
   /** Runs before a send is answered, with the id it will answer (e.g. to post its status first). */
   beforeSendAnswer?: (wamid: string, to: string) => Promise<void>;
   private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
@@ -165,6 +227,65 @@ export class FakeGraphApi {
   /** Sends recorded (POST .../messages), in order. */
   sentMessages(): any[] {
     return this.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => r.json);
+  }
+
+  /**
+   * The Cloud API's refusal of a send, in its error shape, or null: a template that is paused
+   * (132015), not approved or unknown in that language (132001), whose parameters do not
+   * match its placeholders (132000), or whose IMAGE, VIDEO or DOCUMENT header lacks its one
+   * media parameter (`{type: 'image', image: {link}}` ...) (132012); a free-form message to a
+   * closed window (131047).
+   */
+  private sendRefusal(
+    body: any,
+  ): { message: string; code: number; error_data: { messaging_product: 'whatsapp'; details: string } } | null {
+    const refuse = (code: number, title: string, details: string) => ({
+      message: `(#${code}) ${title}`,
+      code,
+      error_data: { messaging_product: 'whatsapp' as const, details },
+    });
+    if (body.type !== 'template') {
+      if (this.closedWindows.has(body.to))
+        return refuse(
+          131047,
+          'Re-engagement message',
+          'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+        );
+      return null;
+    }
+    const name = body.template?.name;
+    const language = body.template?.language?.code;
+    const template = this.templates.find((t) => t.name === name && t.language === language);
+    if (template?.status === 'PAUSED') return refuse(132015, 'Template is paused', `Template ${name} is paused.`);
+    if (!template || template.status !== 'APPROVED')
+      return refuse(132001, 'Template name does not exist in the translation', `template name (${name}) does not exist in ${language}`);
+    const count = (text?: string) => Math.max(0, ...[...(text ?? '').matchAll(/\{\{(\d+)\}\}/g)].map((m) => Number(m[1])));
+    const given = (type: string, index?: number) =>
+      ((body.template.components ?? []) as any[]).find((c) => c.type === type && (index === undefined || Number(c.index) === index))
+        ?.parameters?.length ?? 0;
+    const header = template.components.find((c) => c.type === 'HEADER');
+    const bodyText = template.components.find((c) => c.type === 'BODY');
+    const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+    const mediaFormat =
+      header && ['IMAGE', 'VIDEO', 'DOCUMENT'].includes(header.format ?? '') ? header.format!.toLowerCase() : null;
+    if (mediaFormat) {
+      const parameters = ((body.template.components ?? []) as any[]).find((c) => c.type === 'header')?.parameters ?? [];
+      const [media] = parameters;
+      const link = media?.[mediaFormat]?.link;
+      if (parameters.length !== 1 || media?.type !== mediaFormat || typeof link !== 'string' || !link.startsWith('https://'))
+        return refuse(
+          132012,
+          'Parameter format does not match format in the created template',
+          `header: format mismatch, expected ${header!.format}`,
+        );
+    }
+    const mismatch =
+      (!mediaFormat && given('header') !== count(header?.text)) ||
+      given('body') !== count(bodyText?.text) ||
+      buttons.some((b, i) => given('button', i) !== count(b.url));
+    if (mismatch)
+      return refuse(132000, 'Number of parameters does not match the expected number of params', 'body: number of localizable_params does not match');
+    return null;
   }
 
   private take(record: RecordedRequest): string {
@@ -265,6 +386,8 @@ export class FakeGraphApi {
       const to = record.json?.to;
       if (!to || !record.json?.type)
         return json(res, 400, { error: { message: '(#100) The parameter to is required.', code: 100 } });
+      const refusal = this.sendRefusal(record.json);
+      if (refusal) return json(res, 400, { error: { type: 'OAuthException', fbtrace_id: 'Afake', ...refusal } });
       const wamid = this.take(record);
       // Meta may post a status webhook before our send call has its answer.
       if (this.beforeSendAnswer) await this.beforeSendAnswer(wamid, to);

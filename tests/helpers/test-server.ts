@@ -7,8 +7,10 @@ import type { Profile } from '@shared/profiles';
 import { DEFAULT_SETTINGS } from '@shared/settings';
 import { loadConfig } from '../../server/src/config';
 import { hashPassword } from '../../server/src/core/passwords';
+import { PLATFORM_TENANT_ID } from '../../server/src/core/platform';
 import { startServer, type RunningServer, type StartOptions } from '../../server/src/server';
 import { loginBody } from './captcha';
+import { platformTenant } from './platform-tenant';
 
 export interface TestTenant {
   id: number;
@@ -41,6 +43,17 @@ export interface TestServer extends RunningServer {
   /** A tenant with one user of each profile, logged in. */
   createTenantWithUsers(): Promise<{ tenant: TestTenant; users: Record<'admin' | 'super' | 'user', TestUser & { token: string }> }>;
   request<T = any>(method: string, url: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  /** A logged-in platform super administrator (superadmin of tenant 1), made once per server. */
+  platformSuperadmin(): Promise<TestUser & { token: string }>;
+  /**
+   * A tenant made through the product: POST /plans and POST /admin/tenants as the platform
+   * super administrator (the plan's limits unless given), with its first admin logged in.
+   */
+  createTenantThroughApi(fields?: {
+    name?: string;
+    maxUsers?: number;
+    maxConnections?: number;
+  }): Promise<{ tenant: TestTenant; planId: number; admin: TestUser & { token: string } }>;
 }
 
 const unique = () => randomBytes(5).toString('hex');
@@ -62,7 +75,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     ...env,
   });
   const redisPrefix = opts.redisPrefix ?? `test-${unique()}`;
-  const running = await startServer(config, { inMemoryDatabase: true, seed: false, ...opts, redisPrefix });
+  const running = await startServer(config, { inMemoryDatabase: true, seed: false, resumeSessions: false, ...opts, redisPrefix });
   const closeServer = running.close;
   // Leave nothing behind in a shared Redis: jobs, schedules, rate-limit counters of this server.
   running.close = async () => {
@@ -131,15 +144,70 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     return res.body;
   };
 
+  // The tenant (and its admin) is made through the product, as the super administrator makes
+  // one (issue #17); its supervisor and agent are written directly, so no test starts with
+  // domain events it did not cause.
   const createTenantWithUsers: TestServer['createTenantWithUsers'] = async () => {
-    const tenant = await createTenant();
-    const users = {} as Record<'admin' | 'super' | 'user', TestUser & { token: string }>;
-    for (const profile of ['admin', 'super', 'user'] as const) {
-      const u = await createUser(tenant.id, { profile });
+    const { tenant, admin } = await createTenantThroughApi();
+    const users = { admin } as Record<'admin' | 'super' | 'user', TestUser & { token: string }>;
+    for (const profile of ['super', 'user'] as const) {
+      const u = await createUser(tenant.id, { profile, name: `User ${profile}` });
       users[profile] = { ...u, token: (await login(u)).token };
     }
     return { tenant, users };
   };
 
-  return { ...running, createTenant, createUser, login, createTenantWithUsers, request };
+  let superadmin: Promise<TestUser & { token: string }> | undefined;
+  const platformSuperadmin: TestServer['platformSuperadmin'] = () => {
+    superadmin ??= (async () => {
+      const existing: { id: number }[] = await ds.query(`SELECT id FROM tenants WHERE id = $1`, [PLATFORM_TENANT_ID]);
+      if (!existing[0]) await platformTenant(server);
+      const user = await createUser(PLATFORM_TENANT_ID, { profile: 'superadmin' });
+      return { ...user, token: (await login(user)).token };
+    })();
+    return superadmin;
+  };
+
+  const plans = new Map<string, Promise<number>>();
+  const createTenantThroughApi: TestServer['createTenantThroughApi'] = async (fields = {}) => {
+    const { token } = await platformSuperadmin();
+    const limits = { maxUsers: fields.maxUsers ?? 10, maxConnections: fields.maxConnections ?? 3 };
+    // One plan per server for the default limits (so plan lists do not grow with every tenant).
+    const key = `${limits.maxUsers}/${limits.maxConnections}`;
+    let planPromise = plans.get(key);
+    if (!planPromise) {
+      planPromise = (async () => {
+        const plan = await request('POST', '/plans', { token, body: { name: `Plano ${unique()}`, value: 10, ...limits } });
+        if (plan.status !== 201) throw new Error(`POST /plans failed: ${plan.status} ${JSON.stringify(plan.body)}`);
+        return plan.body.id as number;
+      })();
+      plans.set(key, planPromise);
+    }
+    const plan = { body: { id: await planPromise } };
+    const admin = { email: `admin-${unique()}@test.example.com`, password: `Pass-${unique()}!1` };
+    const res = await request('POST', '/admin/tenants', {
+      token,
+      body: { name: fields.name ?? `Tenant ${unique()}`, planId: plan.body.id, adminName: 'User admin', adminEmail: admin.email, adminPassword: admin.password },
+    });
+    if (res.status !== 201) throw new Error(`POST /admin/tenants failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const [row]: { id: number }[] = await ds.query(`SELECT id FROM users WHERE lower(email) = $1`, [admin.email]);
+    const adminUser: TestUser = { id: row!.id, tenantId: res.body.id, email: admin.email, password: admin.password, profile: 'admin' };
+    return {
+      tenant: { id: res.body.id, name: res.body.name },
+      planId: plan.body.id,
+      admin: { ...adminUser, token: (await login(adminUser)).token },
+    };
+  };
+
+  const server: TestServer = {
+    ...running,
+    createTenant,
+    createUser,
+    login,
+    createTenantWithUsers,
+    request,
+    platformSuperadmin,
+    createTenantThroughApi,
+  };
+  return server;
 }

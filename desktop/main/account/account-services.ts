@@ -1,7 +1,10 @@
+import type { DesktopCachePurge } from '@shared/desktop-api';
 import { createMediaCache, type MediaCache } from '../media/media-cache';
 import { createOutbox, type Outbox, type OutboxChange } from '../outbox/outbox';
+import type { OutboxState } from '../outbox/outbox-items';
 import { syncCacheOf } from '../sync/sync-cache';
 import { createSyncEngine, type SyncEngine, type SyncLogger, type SyncStatus } from '../sync/sync-engine';
+import type { PurgeRequest } from '../sync/sync-events';
 import type { OpenAccount } from './account-session';
 
 /**
@@ -12,6 +15,11 @@ import type { OpenAccount } from './account-session';
  * When things run: the sync on start and whenever the renderer says the connection is back
  * (`online()`, on every socket connect); the outbox after the sync reached the server (idle),
  * after a new token, after an enqueue, and at the time its last pass asked to come back.
+ *
+ * A server purge (the sync applied a `desktop:purge` for this user, issue #15): these services
+ * stop (a delivery pass in flight awaited), count what the outbox never delivered, and call
+ * `purge` (the account session's purge(): the cache is emptied and opened again, which starts new
+ * services on it, whose first sync takes a new snapshot); then `onPurged` tells the console.
  */
 export interface AccountServices {
   readonly sync: SyncEngine;
@@ -39,7 +47,17 @@ export interface AccountServicesOptions {
   /** Injected by tests; the global timers otherwise. */
   timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
   now?: () => number;
+  /**
+   * Empties this account's cache and opens it again: AccountSession.purge(open), which stops
+   * these services first (their detach) and starts new ones on the empty cache (its onOpen).
+   */
+  purge?(): Promise<unknown>;
+  /** A server purge is done: for the console's notice (unsent offline actions were lost with it). */
+  onPurged?(purge: DesktopCachePurge): void;
 }
+
+/** Outbox states of actions the server never got: a purge loses them. */
+const UNDELIVERED: readonly OutboxState[] = ['queued', 'sending', 'conflict', 'failed'];
 
 export function startAccountServices(
   open: OpenAccount,
@@ -51,6 +69,7 @@ export function startAccountServices(
     cache: syncCacheOf(open.account, open.store),
     api: { baseUrl: options.serverOrigin, getAccessToken: () => open.accessToken(), fetch: options.fetch },
     logger: options.logger,
+    onPurge: (request) => void purge(request),
   });
   const outbox = createOutbox({
     cache: open.database,
@@ -108,6 +127,43 @@ export function startAccountServices(
     void sync.sync();
     deliver();
   };
+
+  async function stop(): Promise<void> {
+    stopped = true;
+    clearRetry();
+    unsubscribeStatus();
+    unsubscribeOutbox();
+    sync.stop();
+    await inFlight;
+  }
+
+  /** The sync reached a purge of this cache (it stopped itself; called once per engine). */
+  async function purge(request: PurgeRequest): Promise<void> {
+    if (stopped) return; // closing anyway (logout, switch): the cache goes or stays with the account
+    await stop();
+    // Counted once no pass is in flight, before the wipe: what the agent did offline and the
+    // server never got goes with the cache.
+    let lostOutboxItems: number;
+    try {
+      lostOutboxItems = outbox.list({ states: UNDELIVERED }).length;
+    } catch {
+      return; // the account closed meanwhile (logout, switch): there is nothing left to purge
+    }
+    options.logger?.warn('account: the server purged the local cache', {
+      seq: request.seq,
+      reason: request.reason,
+      lostOutboxItems,
+    });
+    if (!options.purge) return;
+    try {
+      await options.purge();
+    } catch (error) {
+      options.logger?.warn('account: the purge failed', { error: String(error) });
+      return;
+    }
+    options.onPurged?.({ reason: request.reason, lostOutboxItems });
+  }
+
   online();
 
   return {
@@ -116,13 +172,6 @@ export function startAccountServices(
     media,
     online,
     tokenChanged: online,
-    async stop() {
-      stopped = true;
-      clearRetry();
-      unsubscribeStatus();
-      unsubscribeOutbox();
-      sync.stop();
-      await inFlight;
-    },
+    stop,
   };
 }

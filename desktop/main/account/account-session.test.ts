@@ -179,6 +179,18 @@ describe('account session: which cache the main process opens', () => {
     expect(purged.store.lastSeq()).toBeNull();
   });
 
+  it('a purge asked for by an account that closed since does not empty the one open now', async () => {
+    const a = await server.createTenantWithUsers();
+    const session = sessionOf();
+    const first = await session.begin(a.users.user.token);
+    await session.end({ wipe: false });
+    const second = await session.begin(a.users.user.token);
+    second.store.upsertTickets([ticketFixture(5)]);
+    expect(await codeOf(session.purge(first))).toBe('ERR_DESKTOP_NO_ACCOUNT');
+    expect(second.store.listTickets().tickets.map((t) => t.id)).toEqual([5]);
+    expect((await session.purge(second)).store.listTickets().tickets).toEqual([]);
+  });
+
   it('runs the onOpen hook per opened account and its cleanup before the wipe', async () => {
     const a = await server.createTenantWithUsers();
     const b = await server.createTenantWithUsers();

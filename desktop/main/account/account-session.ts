@@ -70,8 +70,12 @@ export interface AccountSession {
   setAccessToken(accessToken: string): void;
   /** Logout (`wipe: true`: the cache and the last-account record go) or app quit (kept). */
   end(options: { wipe: boolean }): Promise<void>;
-  /** The server purged this account's data: the cache is emptied and opened again, empty. */
-  purge(): Promise<OpenAccount>;
+  /**
+   * The server purged this account's data: the cache is emptied and opened again, empty.
+   * `expected`: only while that is the open account (ERR_DESKTOP_NO_ACCOUNT otherwise), so a
+   * purge asked for by an account that closed meanwhile never empties the next one.
+   */
+  purge(expected?: OpenAccount): Promise<OpenAccount>;
   current(): OpenAccount | null;
 }
 
@@ -232,9 +236,11 @@ export function createAccountSession(options: AccountSessionOptions): AccountSes
         if (wipe) await rm(lastAccountPath, { force: true });
       }),
 
-    purge: () =>
+    purge: (expected) =>
       serial(async () => {
         if (!open) throw new AccountSessionError('ERR_DESKTOP_NO_ACCOUNT', 'no account is open');
+        if (expected && open.value !== expected)
+          throw new AccountSessionError('ERR_DESKTOP_NO_ACCOUNT', 'the account to purge is no longer open');
         const { account, verified } = open.value;
         const token = open.token;
         await close(true);

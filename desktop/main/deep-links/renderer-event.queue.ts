@@ -2,6 +2,7 @@ import {
   DESKTOP_EVENT_CHANNELS,
   DESKTOP_EVENT_NAMES,
   type DeepLink,
+  type DesktopCachePurge,
   type DesktopEventName,
   type DesktopOutboxChange,
   type DesktopSyncStatus,
@@ -13,6 +14,7 @@ export interface RendererEventPayloads {
   notificationClick: NotificationClick;
   syncStatus: DesktopSyncStatus;
   outboxChange: DesktopOutboxChange;
+  cachePurged: DesktopCachePurge;
 }
 
 export interface RendererEventRouterOptions {

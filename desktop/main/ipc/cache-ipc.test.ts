@@ -60,6 +60,7 @@ function setup(options: { safeStorageAvailable?: boolean; services?: boolean } =
   sessions.push(account);
   const ipcMain = new FakeIpcMain();
   const logger = { warn: vi.fn() };
+  const budgetsKept: number[] = [];
   registerDesktopIpcHandlers({
     ipcMain,
     appOrigins: () => ['app://desktop'],
@@ -70,6 +71,7 @@ function setup(options: { safeStorageAvailable?: boolean; services?: boolean } =
     account,
     services: () => services,
     logger,
+    onMediaBudgetChanged: (bytes) => budgetsKept.push(bytes),
   });
   // The renderer's side: the preload's bridge over an ipcRenderer that reaches these handlers.
   const desktop = createDesktopApi({
@@ -83,7 +85,7 @@ function setup(options: { safeStorageAvailable?: boolean; services?: boolean } =
     platform: 'linux',
     apiBaseUrl: server.url,
   });
-  return { desktop, account, ipcMain, logger };
+  return { desktop, account, ipcMain, logger, budgetsKept };
 }
 
 describe('the local cache over the preload bridge', () => {
@@ -189,7 +191,7 @@ describe('the media cache over the preload bridge', () => {
     ]);
     expect(upload.status).toBe(201);
     const messageId: number = upload.body.messages[0].id;
-    const { desktop, ipcMain } = setup({ services: true });
+    const { desktop, ipcMain, budgetsKept } = setup({ services: true });
     await expect(desktop.media.get(messageId)).rejects.toThrow(/ERR_DESKTOP_NO_ACCOUNT/);
     await desktop.cache.begin(w.agent.token);
     await waitFor(async () => (await desktop.cache.thread(ticket.id)).messages.some((m) => m.id === messageId), 'the message synced');
@@ -200,6 +202,8 @@ describe('the media cache over the preload bridge', () => {
     expect(Buffer.from(file.bytes).equals(bytes)).toBe(true);
     expect(await desktop.media.usage()).toEqual({ bytes: bytes.length, items: 1, budgetBytes: 200 * 1024 * 1024 });
     expect(await desktop.media.setBudget(10 * 1024 * 1024)).toEqual({ bytes: bytes.length, items: 1, budgetBytes: 10 * 1024 * 1024 });
+    // Kept for the next start (main writes it to preferences.json).
+    expect(budgetsKept).toEqual([10 * 1024 * 1024]);
 
     // Another tenant's message: the server's 404, as a code and a sentence.
     const other = await syncWorld(server);
@@ -222,5 +226,6 @@ describe('the media cache over the preload bridge', () => {
     ];
     for (const [channel, args, error] of bad) await expect(ipcMain.invoke(channel, appEvent, ...args)).rejects.toThrow(error);
     expect((await desktop.media.usage()).budgetBytes).toBe(10 * 1024 * 1024);
+    expect(budgetsKept).toEqual([10 * 1024 * 1024]);
   });
 });

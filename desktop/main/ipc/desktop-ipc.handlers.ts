@@ -71,6 +71,8 @@ export interface DesktopIpcDependencies {
   /** The open account's sync and outbox (null while none is open). */
   services?: () => AccountServices | null;
   logger?: { warn: (message: string, meta?: Record<string, unknown>) => void };
+  /** The agent chose a media budget: kept for the next start (preferences.json). */
+  onMediaBudgetChanged?: (bytes: number) => void;
 }
 
 /** Registers every renderer -> main channel; returns a function that removes them again. */
@@ -189,7 +191,12 @@ export function registerDesktopIpcHandlers(deps: DesktopIpcDependencies): () => 
       }
     },
     [DESKTOP_INVOKE_CHANNELS.mediaUsage]: () => services().media.usage(),
-    [DESKTOP_INVOKE_CHANNELS.mediaSetBudget]: (_event, bytes) => services().media.setBudget(valid(parseMediaBudget(bytes))),
+    [DESKTOP_INVOKE_CHANNELS.mediaSetBudget]: (_event, bytes) => {
+      const budget = valid(parseMediaBudget(bytes));
+      const usage = services().media.setBudget(budget);
+      deps.onMediaBudgetChanged?.(budget);
+      return usage;
+    },
   };
 
   for (const [channel, handler] of Object.entries(handlers)) {

@@ -6,6 +6,7 @@ import { waitFor, type RecordingSocket } from '../../../server/src/realtime/real
 import { startTestServer, type TestServer } from '../../../tests/helpers/test-server';
 import { createOutbox } from '../outbox/outbox';
 import { GAP_REPLAY_DELAY_MS } from './sync-engine';
+import type { PurgeRequest } from './sync-events';
 import {
   headSeq,
   note,
@@ -436,5 +437,83 @@ describe('older history', () => {
     const requests = c.net.calls.length;
     expect(await c.engine.loadOlder(t.id)).toEqual({ added: 0, complete: true });
     expect(c.net.calls.length).toBe(requests);
+  });
+});
+
+describe('server purge', () => {
+  /** The admin asks the server to purge the agent's desktop cache: one desktop:purge, to the agent. */
+  async function purgeAgent(w: SyncWorld): Promise<number> {
+    const res = await server.request('POST', `/users/${w.agent.id}/desktop-purge`, { token: w.admin.token, body: {} });
+    expect(res.status).toBe(200);
+    return res.body.seq;
+  }
+
+  it('a purge applied live stops the engine at it: what follows is not written, onPurge is called once', async () => {
+    const w = await syncWorld(server);
+    const t = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const requests: PurgeRequest[] = [];
+    const c = consoleOf(w, w.agent, { onPurge: (request) => requests.push(request) });
+    await c.engine.sync();
+    const s = await socket(w);
+    const from = s.envelopes.length;
+
+    const before = await note(server, w.agent.token, t.id, 'antes da limpeza');
+    const seq = await purgeAgent(w);
+    await note(server, w.agent.token, t.id, 'depois da limpeza');
+    for (const e of await nextEnvelopes(s, from, 3)) c.engine.onEnvelope(e);
+
+    expect(requests).toEqual([{ seq, reason: 'admin' }]);
+    // The event before the purge was applied when it came; nothing from the purge on.
+    expect(c.cache.store().lastSeq()).toBe(seq - 1);
+    expect(threadIds(c, t.id)).toEqual([before.id]);
+    // Stopped: no replay, no status, no second call, whatever comes next.
+    const calls = c.net.calls.length;
+    const statuses = c.statuses.length;
+    for (const e of s.envelopes.slice(from)) c.engine.onEnvelope(e);
+    await c.engine.sync();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(c.net.calls.length).toBe(calls);
+    expect(c.statuses.length).toBe(statuses);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a purge replayed by /sync after being offline: nothing of that answer is written, onPurge is called once', async () => {
+    const w = await syncWorld(server);
+    const t = await ticketOf(server, w, { status: 'open', userId: w.agent.id });
+    const requests: PurgeRequest[] = [];
+    const c = consoleOf(w, w.agent, { onPurge: (request) => requests.push(request) });
+    await c.engine.sync();
+    const synced = c.cache.store().lastSeq();
+
+    await note(server, w.agent.token, t.id, 'antes da limpeza');
+    const seq = await purgeAgent(w);
+    await note(server, w.agent.token, t.id, 'depois da limpeza');
+    await c.engine.sync();
+
+    expect(requests).toEqual([{ seq, reason: 'admin' }]);
+    const replayed = c.net.replays().at(-1)?.sync?.events ?? [];
+    expect(replayed.map((e) => e.seq)).toContain(seq);
+    expect(c.cache.store().lastSeq()).toBe(synced);
+    expect(threadIds(c, t.id)).toEqual([]);
+    await c.engine.sync();
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a purge naming another user is an event like any other: applied past, the engine runs on', async () => {
+    const w = await syncWorld(server);
+    const requests: PurgeRequest[] = [];
+    const c = consoleOf(w, w.agent, { onPurge: (request) => requests.push(request) });
+    await c.engine.sync();
+    // Sent to the agent by mistake but naming the admin: not this cache's purge.
+    await server.deps.events.emit(
+      w.tenantId,
+      'desktop:purge',
+      { userId: w.admin.id, reason: 'admin' },
+      { scope: 'user', userId: w.agent.id },
+    );
+    const head = await headSeq(server, w.tenantId);
+    const status = await c.engine.sync();
+    expect(status).toMatchObject({ state: 'idle', lastSeq: head });
+    expect(requests).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { DomainEventEnvelope, SyncResponse } from '@shared/events';
 import type { CacheStore, CacheSyncBatch } from '../cache/cache-store';
 import type { SyncCache } from './sync-cache';
-import { batchOfEvents, isEnvelope } from './sync-events';
+import { batchOfEvents, isEnvelope, purgeRequestOf, type PurgeRequest } from './sync-events';
 import { createSyncApi, NEWEST_PAGE_BEFORE, SyncHttpError, SyncNetworkError, type SyncApi, type SyncApiOptions } from './sync-http';
 import { DEFAULT_SNAPSHOT_WINDOW, readSnapshot, type SnapshotWindow } from './sync-snapshot';
 
@@ -17,6 +17,11 @@ import { DEFAULT_SNAPSHOT_WINDOW, readSnapshot, type SnapshotWindow } from './sy
  *   for this user: the server skips those in both streams) and is closed by a replay.
  * One run at a time; failures leave the cache as the last whole answer left it and are retried
  * with backoff. The status (idle, syncing, offline, error) is for the console's banner.
+ *
+ * A `desktop:purge` for the cache's user, reached in seq order (live or replayed), ends the
+ * engine: nothing of its answer or run is written, the engine stops as stop() does, and
+ * `onPurge` is called once; the caller wipes the cache and starts a new engine, whose snapshot
+ * is read after the purge event, so it never sees that event again.
  */
 
 // The status crosses the preload bridge (the console's banner): its shape is in the shared contract.
@@ -46,6 +51,12 @@ export interface SyncEngineOptions {
    * fed by its socket directly, only the cache lags.
    */
   gapDelayMs?: number;
+  /**
+   * The server asked for this cache to go (a `desktop:purge` for its user, applied in seq order).
+   * Called once, after the engine stopped; the caller empties the cache (the account session's
+   * purge()) and starts a new engine on it. Without it the engine only stops.
+   */
+  onPurge?(request: PurgeRequest): void;
 }
 
 export interface LoadOlderResult {
@@ -69,7 +80,7 @@ export interface SyncEngine {
   status(): SyncStatus;
   /** Called on every status change; returns the unsubscribe function. */
   onStatus(listener: (status: SyncStatus) => void): () => void;
-  /** Logout, tenant switch, quit: no more runs, retries or writes (call before wiping the cache). */
+  /** Logout, tenant switch, quit, purge: no more runs, retries or writes (call before wiping the cache). */
   stop(): void;
 }
 
@@ -170,13 +181,39 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     options.logger?.info?.('sync: snapshot written', { seq: head, tickets: snapshot.tickets.length, wiped: mustWipe });
   }
 
+  /**
+   * The events in seq order reached a purge of this cache: nothing of them is written (the cache
+   * is about to be emptied; a write could only race the wipe), the engine stops, the caller is
+   * told. Throws to end whatever run or drain got here.
+   */
+  function purgeRequested(request: PurgeRequest): never {
+    if (stopped) throw new SyncStoppedError(); // stopped meanwhile (logout): the cache goes anyway
+    stop();
+    options.logger?.info?.('sync: the server purged this cache', { seq: request.seq, reason: request.reason });
+    if (options.onPurge) {
+      try {
+        options.onPurge(request);
+      } catch (error) {
+        options.logger?.warn('sync: the purge handler failed', { error: String(error) });
+      }
+    } else options.logger?.warn('sync: purge requested with no handler: the sync stopped, the cache stays');
+    throw new SyncStoppedError();
+  }
+
+  /** Applies events in seq order up to `lastSeq` in one transaction, unless they reach a purge. */
+  function applyEvents(events: readonly DomainEventEnvelope[], lastSeq: number): void {
+    const purge = purgeRequestOf(events, cache.account.userId);
+    if (purge) purgeRequested(purge);
+    write(store(), { ...batchOfEvents(events), lastSeq });
+  }
+
   /** One GET /sync answer in one transaction with its lastSeq; false when it asks for a reload. */
   async function replayOnce(): Promise<boolean> {
     const since = store().lastSeq() as number;
     const answer: SyncResponse = await api.eventsSince(since);
     if (answer.reload || answer.lastSeq < since) return false;
     const events = answer.events.filter((e) => ownEvent(e) && e.seq > since && e.seq <= answer.lastSeq);
-    write(store(), { ...batchOfEvents(events), lastSeq: answer.lastSeq });
+    applyEvents(events, answer.lastSeq);
     return true;
   }
 
@@ -193,7 +230,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       run.push(pending.get(next) as DomainEventEnvelope);
       pending.delete(next);
     }
-    if (run.length > 0) write(store(), { ...batchOfEvents(run), lastSeq: run[run.length - 1].seq });
+    if (run.length > 0) applyEvents(run, run[run.length - 1].seq);
     return pending.size > 0 ? 'gap' : 'done';
   }
 
@@ -287,6 +324,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (!(error instanceof SyncStoppedError)) options.logger?.warn('sync: applying an event failed', { message: String(error) });
       outcome = 'gap';
     }
+    if (stopped) return; // a purge was reached
     if (outcome === 'done') {
       clearGapTimer();
       // A duplicate changes nothing: no status churn for the banner.
@@ -339,6 +377,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return { added: written.messages, complete: beforeId === null };
   }
 
+  function stop(): void {
+    stopped = true;
+    clearRetry();
+    clearGapTimer();
+    pending.clear();
+    listeners.clear();
+  }
+
   return {
     sync,
     onEnvelope,
@@ -348,12 +394,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    stop() {
-      stopped = true;
-      clearRetry();
-      clearGapTimer();
-      pending.clear();
-      listeners.clear();
-    },
+    stop,
   };
 }

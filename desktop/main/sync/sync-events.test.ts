@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEventEnvelope } from '@shared/events';
 import { contactFixture, isoAt, messageFixture, ticketFixture } from '../cache/cache-fixtures.test-support';
-import { batchOfEvents, isEnvelope } from './sync-events';
+import { batchOfEvents, isEnvelope, purgeRequestOf } from './sync-events';
 
 /** How each event name and payload becomes cache writes (the server's names: docs/api.md, Socket.IO). */
 
@@ -84,5 +84,30 @@ describe('isEnvelope', () => {
     ]) {
       expect(isEnvelope(bad)).toBe(false);
     }
+  });
+});
+
+describe('purgeRequestOf', () => {
+  it('finds the first desktop:purge naming the cache’s user; others, and malformed ones, are not a purge', () => {
+    const other = envelope('desktop:purge', { userId: 8, reason: 'admin' });
+    const malformed = [envelope('desktop:purge', null), envelope('desktop:purge', { userId: '7' }), envelope('desktop:purge', 7)];
+    const mine = envelope('desktop:purge', { userId: 7, reason: 'self' });
+    const again = envelope('desktop:purge', { userId: 7, reason: 'admin' });
+    const events = [envelope('ticket:update', { action: 'update', ticket: ticketFixture(1) }), other, ...malformed, mine, again];
+    expect(purgeRequestOf(events, 7)).toEqual({ seq: mine.seq, reason: 'self' });
+    expect(purgeRequestOf(events, 8)).toEqual({ seq: other.seq, reason: 'admin' });
+    expect(purgeRequestOf([other, ...malformed], 7)).toBeNull();
+    // An unknown reason still purges (the server decides who may): shown as an administrator's.
+    expect(purgeRequestOf([envelope('desktop:purge', { userId: 7, reason: 'later' })], 7)?.reason).toBe('admin');
+  });
+
+  it('is not a cache write', () => {
+    expect(batchOfEvents([envelope('desktop:purge', { userId: 7, reason: 'admin' })])).toEqual({
+      tickets: [],
+      messages: [],
+      contacts: [],
+      deletedTickets: [],
+      deletedContacts: [],
+    });
   });
 });

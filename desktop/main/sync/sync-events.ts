@@ -2,11 +2,13 @@ import { SOCKET_EVENTS, type DomainEventEnvelope } from '@shared/events';
 import type { ContactDto, ContactEventPayload } from '@shared/schemas/contacts';
 import type { MessageDto, MessageEventPayload } from '@shared/schemas/messages';
 import type { TicketDeletePayload, TicketDto, TicketEventPayload } from '@shared/schemas/tickets';
+import type { DesktopPurgePayload, DesktopPurgeReason } from '@shared/schemas/users';
 import type { CacheSyncBatch, TicketDeletion } from '../cache/cache-store';
 
 /**
  * Domain events (socket envelopes and GET /sync answers) as cache writes. Pure: the engine
- * decides which events to apply and when; this only says what each one changes.
+ * decides which events to apply and when; this only says what each one changes (and which one
+ * asks for the whole cache to go: purgeRequestOf).
  */
 
 /** What the envelope must look like before anything of it is trusted. */
@@ -103,6 +105,27 @@ export function batchOfEvents(
     deletedTickets: [...deletions.values()],
     deletedContacts: [...deletedContacts],
   };
+}
+
+/** A server purge of this cache (issue #15): who asked, and the event's seq. */
+export interface PurgeRequest {
+  seq: number;
+  reason: DesktopPurgeReason;
+}
+
+/**
+ * The first `desktop:purge` among events in seq order that is for this cache's user, or null.
+ * The server sends it to that user only; one naming another user is ignored like any event
+ * the cache does not keep.
+ */
+export function purgeRequestOf(events: readonly DomainEventEnvelope[], userId: number): PurgeRequest | null {
+  for (const event of events) {
+    if (event.name !== SOCKET_EVENTS.desktopPurge) continue;
+    const payload = event.payload as Partial<DesktopPurgePayload> | null;
+    if (typeof payload !== 'object' || payload === null || payload.userId !== userId) continue;
+    return { seq: event.seq, reason: payload.reason === 'self' ? 'self' : 'admin' };
+  }
+  return null;
 }
 
 /** Re-inserted, so the row moves to the end: the batch keeps the order of last changes. */

@@ -10,6 +10,7 @@ import type {
   RemoveDuplicatesResponse,
 } from '@shared/schemas/contacts';
 import type { RootState } from '../app/store';
+import type { ContactSyncAnswer } from '@shared/schemas/groups';
 import { baseApi } from './base.api';
 import { patchContactInPage, type ContactListArgs } from './contact-cache';
 import { blobOrErrorBody, fileNameFromContentDisposition, saveBlobAs } from './file-download';
@@ -222,9 +223,9 @@ export const contactsApi = baseApi.injectEndpoints({
         query: () => ({ url: '/contacts/remove-duplicates', method: 'POST' }),
         invalidatesTags: onSuccess(LIST_TAG),
       }),
-      /** Import from the phone: refused by the server until a default channel exists. */
-      syncContacts: build.mutation<unknown, void>({
-        query: () => ({ url: '/contacts/sync', method: 'POST' }),
+      /** Import from the phone of the QR channels: counts per channel (others say they cannot). */
+      syncContacts: build.mutation<ContactSyncAnswer, void>({
+        query: () => ({ url: '/contacts/sync', method: 'POST', body: {} }),
         invalidatesTags: onSuccess(LIST_TAG),
       }),
     };

@@ -1,5 +1,6 @@
 import { unmodifiedRows } from '../features/attendance/draft-read';
 import { upsertMessage } from '../features/attendance/message-display';
+import type { MessagingWindowDto, SendTemplateInput, StoredTemplateDto } from '@shared/schemas/templates';
 import { baseApi } from './base.api';
 
 /** Messages of a ticket thread (docs/api.md, Messages). */
@@ -162,6 +163,16 @@ export const messagesApi = baseApi.injectEndpoints({
       query: (body) => ({ url: '/sendButton', method: 'POST', body }),
       onQueryStarted: patchOnSuccess<SendResult>((r) => r.messages),
     }),
+    getMessagingWindow: build.query<MessagingWindowDto, number>({
+      query: (ticketId) => `/tickets/${ticketId}/messaging-window`,
+    }),
+    getTicketTemplates: build.query<StoredTemplateDto[], number>({
+      query: (ticketId) => `/tickets/${ticketId}/templates`,
+    }),
+    sendTemplate: build.mutation<SendResult, { ticketId: number } & SendTemplateInput>({
+      query: ({ ticketId, ...body }) => ({ url: `/messages/${ticketId}/template`, method: 'POST', body }),
+      onQueryStarted: patchOnSuccess<SendResult>((r) => r.messages),
+    }),
     scheduleMessage: build.mutation<Message, ScheduleMessageBody>({
       query: (body) => ({ url: '/messagesSchedule/', method: 'POST', body }),
       onQueryStarted: patchOnSuccess<Message>((m) => [m]),
@@ -210,6 +221,9 @@ export const {
   useGetAttendanceQuickRepliesQuery,
   useLazyGetAttendanceQuickRepliesQuery,
   useSendButtonsMutation,
+  useGetMessagingWindowQuery,
+  useGetTicketTemplatesQuery,
+  useSendTemplateMutation,
   useScheduleMessageMutation,
   useCancelScheduledMessageMutation,
   useForwardMessagesMutation,

@@ -1,6 +1,6 @@
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { Profile } from '@shared/profiles';
-import type { UserListResponse, UserProfile as TenantUser } from '@shared/schemas/users';
+import type { DesktopPurgeResponse, UserListResponse, UserProfile as TenantUser } from '@shared/schemas/users';
 import type { UserConfigs } from '../app/session/app-storage';
 import { baseApi } from './base.api';
 
@@ -105,6 +105,10 @@ export const usersApi = baseApi.injectEndpoints({
       query: (id) => ({ url: `/users/${id}`, method: 'DELETE' }),
       invalidatesTags: ['TenantUser', 'Team'],
     }),
+    /** POST /users/{id}/desktop-purge: the user's desktop consoles wipe their local cache (issue #15). */
+    purgeUserDesktop: build.mutation<DesktopPurgeResponse, number>({
+      query: (id) => ({ url: `/users/${id}/desktop-purge`, method: 'POST', body: {} }),
+    }),
     /**
      * The tenant's channels for "allowed connections" (GET /whatsapp/). Quiet on failure: the
      * form says the list is unavailable and keeps the user's current connections untouched.
@@ -136,6 +140,7 @@ export const {
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
+  usePurgeUserDesktopMutation,
   useListConnectionOptionsQuery,
 } = usersApi;
 

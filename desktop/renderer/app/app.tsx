@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
+import { BrandingEffects } from '../features/white-label/branding-effects';
 import { LoadingOverlay } from './feedback/loading-overlay';
 import type { AppRouter } from './routing/router';
 import { SessionEffects } from './session/session-effects';
@@ -16,6 +17,7 @@ export function App({ store, router, i18n }: { store: AppStore; router: AppRoute
         <I18nextProvider i18n={i18n}>
           <BlueprintProvider>
             <SessionEffects />
+            <BrandingEffects />
             <RouterProvider router={router} />
             <LoadingOverlay />
           </BlueprintProvider>

@@ -1,8 +1,10 @@
 import type { DesktopApi } from '@shared/desktop-api';
 import { baseApi } from '../api/base.api';
 import { connectionStatus } from '../app/connection/connection-status';
+import { showToast } from '../app/feedback/toaster';
 import { setLogoutHook } from '../app/session/session-controller';
 import type { AppStore } from '../app/store';
+import { translate } from '../i18n/i18n-instance';
 import { markAccountSettled } from './account-ready';
 import { outboxStore } from './outbox-store';
 import { nextCatchingUp, sessionCalls, type CacheCall, type SessionView } from './session-bridge';
@@ -15,6 +17,8 @@ import { nextCatchingUp, sessionCalls, type CacheCall, type SessionView } from '
  *   hands refreshed tokens over (`setAccessToken`), closes it when the session ends and wipes it
  *   on an explicit logout (the logout hook; the layout asks first when unsent actions would go).
  * - The sync's status and the outbox feed the offline banner and the thread's pending bubbles.
+ * - A server purge (`desktop:purge`): main emptied the cache, the outbox with it, and syncs it
+ *   again; the pending bubbles go and the agent is told (and how many unsent actions were lost).
  */
 export function installDesktopOffline(store: AppStore, desktop: DesktopApi): () => void {
   const view = (): SessionView => {
@@ -96,6 +100,14 @@ export function installDesktopOffline(store: AppStore, desktop: DesktopApi): () 
     if (change.type !== 'discarded' && change.item.state === 'done' && change.item.kind === 'message')
       store.dispatch(baseApi.util.invalidateTags(['Message']));
   });
+  const unsubscribePurge = desktop.cache.onPurged((purge) => {
+    outboxStore.clear();
+    connectionStatus.desktopChanged({ queued: 0 });
+    void refreshOutbox();
+    const lost =
+      purge.lostOutboxItems > 0 ? ` ${translate('connection.cachePurgedUnsent', { count: purge.lostOutboxItems })}` : '';
+    showToast(`${translate('connection.cachePurged')}${lost}`, 'warning');
+  });
   // The browser's network came back: main syncs and delivers without waiting for the socket.
   const online = () => {
     if (accountOpen) void desktop.sync.online().catch(() => undefined);
@@ -106,6 +118,7 @@ export function installDesktopOffline(store: AppStore, desktop: DesktopApi): () 
     unsubscribeStore();
     unsubscribeStatus();
     unsubscribeOutbox();
+    unsubscribePurge();
     window.removeEventListener('online', online);
     setLogoutHook(null);
   };

@@ -42,6 +42,12 @@ export interface OutboundMedia {
 export interface SendOptions {
   /** Provider id of the message being replied to (quoted reply). */
   quotedProviderMessageId?: string;
+  /**
+   * Group participants the text mentions (provider ids: WhatsApp JIDs, or digits with country
+   * code). Only adapters with `groups` honour it; the others never receive it (the send path
+   * refuses mentions on channels without groups).
+   */
+  mentions?: string[];
 }
 
 export interface SendResult {
@@ -55,6 +61,12 @@ export interface TemplateSend {
   language: string;
   /** Body variables {{1}}, {{2}} ... in order. */
   variables: string[];
+  /** Header variables (a text header's {{1}}). */
+  header?: string[];
+  /** URL button variables: the button's index in the template and its {{1}} value. */
+  buttons?: { index: number; text: string }[];
+  /** The media of an IMAGE, VIDEO or DOCUMENT header: its https link (and a document's file name). */
+  headerMedia?: { format: 'IMAGE' | 'VIDEO' | 'DOCUMENT'; link: string; filename?: string };
 }
 
 export interface InteractiveButton {
@@ -86,7 +98,95 @@ export interface ChannelAdapter {
    * check brings it back. Providers that hold their own session (Baileys, gateways) report it.
    */
   checkProvider?(): Promise<void>;
+  /** Group administration, on providers whose account takes part in groups (Baileys); absent elsewhere. */
+  readonly groups?: ChannelGroupsApi;
+  /**
+   * The phone's contacts the provider has been told about (QR sessions: the address book names
+   * WhatsApp syncs to a linked device); absent on providers that have none (Cloud API, Telegram ...).
+   */
+  phoneContacts?(): Promise<PhoneContact[]>;
 }
+
+/** A group member as a provider reports it. */
+export interface GroupMember {
+  /** Provider id (a WhatsApp JID: `…@s.whatsapp.net` or `…@lid`). */
+  id: string;
+  /** Digits with country code, when the provider tells the phone number. */
+  phone: string | null;
+  admin: 'admin' | 'superadmin' | null;
+}
+
+/** A group the channel's account takes part in. */
+export interface ChannelGroup {
+  /** Provider id (`…@g.us`). */
+  id: string;
+  subject: string;
+  description: string | null;
+  owner: string | null;
+  /** Only admins may send messages. */
+  announce: boolean;
+  /** Only admins may change the group's settings. */
+  restrict: boolean;
+  participants: GroupMember[];
+}
+
+export type GroupParticipantAction = 'add' | 'remove' | 'promote' | 'demote';
+
+/** The provider's answer for one participant of a participants change ('200' is success). */
+export interface GroupParticipantResult {
+  id: string;
+  status: string;
+  ok: boolean;
+}
+
+/** Group administration through a channel (its session must be connected). */
+export interface ChannelGroupsApi {
+  list(): Promise<ChannelGroup[]>;
+  get(groupId: string): Promise<ChannelGroup>;
+  /** Participants as digits with country code or provider ids. */
+  create(subject: string, participants: string[]): Promise<ChannelGroup>;
+  setSubject(groupId: string, subject: string): Promise<void>;
+  setDescription(groupId: string, description: string): Promise<void>;
+  setPicture(groupId: string, image: Buffer): Promise<void>;
+  updateParticipants(groupId: string, participants: string[], action: GroupParticipantAction): Promise<GroupParticipantResult[]>;
+  /** Deletes someone's message in the group for everyone (the account must be a group admin). */
+  deleteMessage(groupId: string, providerMessageId: string, participant: string): Promise<void>;
+}
+
+/** A contact of the phone's address book (or a sender it learned the name of). */
+export interface PhoneContact {
+  /** Provider id (JID). */
+  id: string;
+  /** Digits with country code, when known. */
+  phone: string | null;
+  /** The name saved on the phone. */
+  name: string | null;
+  /** The name the person set on WhatsApp. */
+  notify: string | null;
+}
+
+/** Something happened to a group's members (normalised `group-participants.update`). */
+export interface GroupParticipantsEvent {
+  kind: 'participants';
+  channelId: number;
+  tenantId: number;
+  groupId: string;
+  action: GroupParticipantAction | 'modify';
+  participants: GroupMember[];
+  /** Who did it (provider id), when told. */
+  author: string | null;
+}
+
+/** Groups the account joined or whose details changed (normalised `groups.upsert` / `groups.update`). */
+export interface GroupsChangedEvent {
+  kind: 'groups';
+  channelId: number;
+  tenantId: number;
+  /** Full groups (joined, created) or partial changes (subject, description); fields absent are unchanged. */
+  groups: (Partial<ChannelGroup> & { id: string })[];
+}
+
+export type GroupEvent = GroupParticipantsEvent | GroupsChangedEvent;
 
 /** How a provider call failed at the transport level, when it got no usable answer. */
 export interface NoAnswer {
@@ -192,6 +292,11 @@ export interface InboundMessage {
   quotedProviderMessageId?: string;
   reaction?: { targetProviderMessageId: string; emoji: string };
   location?: { latitude: number; longitude: number; name?: string };
+  /**
+   * Group messages: who wrote it (the participant) and the text as written (the body carries a
+   * "Name: " prefix for the agents). Group moderation reads these.
+   */
+  groupSender?: { id: string; phone?: string; name?: string; text: string };
   raw?: unknown;
 }
 

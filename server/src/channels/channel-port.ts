@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
 import type { DomainEvents } from '../realtime/domain-events';
-import type { ChannelAdapter, ChannelRecord, ChannelType, InboundMessage, StatusUpdate } from './channel-adapter';
+import type { ChannelAdapter, ChannelRecord, ChannelType, GroupEvent, InboundMessage, StatusUpdate } from './channel-adapter';
 import type { ChannelRow } from './channel-row';
 
 /**
@@ -33,6 +33,11 @@ export interface InboundPort {
   receive(messages: readonly InboundMessage[]): Promise<InboundResult[]>;
   /** Answers whether a stored message changed. */
   applyStatus(update: StatusUpdate): Promise<boolean>;
+  /**
+   * Group membership and group details changed (providers with groups). Handled in the
+   * background by the messaging domain's group hooks (moderation, greetings, the stored groups).
+   */
+  groupEvent?(event: GroupEvent): Promise<void>;
 }
 
 /** What a provider's webhook route needs of the channel registry. */

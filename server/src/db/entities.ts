@@ -51,6 +51,8 @@ export interface Tenant {
   paymentActive: boolean;
   paymentToken: string | null;
   customerId: string | null;
+  /** A charge is overdue past the grace days (payments/overdue.ts): only the blocked menu is reachable. */
+  overdueBlocked: boolean;
   trial: boolean;
   trialDays: number;
   /** Last domain-event sequence number handed out for this tenant. */
@@ -88,6 +90,7 @@ export const TenantEntity = new EntitySchema<Tenant>({
     paymentActive: { type: 'boolean', default: false },
     paymentToken: { type: 'varchar', nullable: true },
     customerId: { type: 'varchar', nullable: true },
+    overdueBlocked: { type: 'boolean', default: false },
     trial: { type: 'boolean', default: false },
     trialDays: { type: 'int', default: 0 },
     eventSeq: { type: 'bigint', default: 0 },

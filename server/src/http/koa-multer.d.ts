@@ -34,6 +34,8 @@ declare module '@koa/multer' {
   export interface MulterInstance {
     single(field: string): Middleware;
     array(field: string, maxCount?: number): Middleware;
+    /** Several named file fields; the files land in `ctx.request.files[field]`. */
+    fields(fields: { name: string; maxCount?: number }[]): Middleware;
     none(): Middleware;
   }
 

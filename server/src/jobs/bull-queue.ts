@@ -2,7 +2,7 @@ import Bull from 'bull';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../core/logger';
 import { watchRedis } from '../core/redis-watch';
-import type { EnqueueOptions, JobHandler, JobQueue, JobSchedule } from './job-queue';
+import type { EnqueueOptions, FailedJob, JobHandler, JobQueue, JobSchedule } from './job-queue';
 
 /** Completed and failed jobs kept in Redis for the job-queue screen; older ones are trimmed. */
 const KEEP_COMPLETED = 1000;
@@ -102,9 +102,49 @@ export class BullJobQueue implements JobQueue {
     return { waiting: c.waiting, active: c.active, delayed: c.delayed, failed: c.failed, completed: c.completed };
   }
 
-  /** The Bull queues created so far, for the super administrator's bull-board screen. */
+  /** The Bull queues created so far. */
   bullQueues(): Bull.Queue[] {
     return [...this.queues.values()];
+  }
+
+  names(): string[] {
+    return [...this.queues.keys()].sort();
+  }
+
+  async failed(name: string, limit: number): Promise<FailedJob[]> {
+    const queue = this.queues.get(name);
+    if (!queue) return [];
+    const jobs = (await queue.getFailed(0, limit - 1)).filter(Boolean);
+    jobs.sort((a, b) => (b.finishedOn ?? 0) - (a.finishedOn ?? 0));
+    return jobs.slice(0, limit).map((job) => ({
+      id: String(job.id),
+      reason: job.failedReason ?? '',
+      attempts: job.attemptsMade,
+      failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
+    }));
+  }
+
+  async retry(name: string, jobId: string): Promise<boolean> {
+    const job = await this.queues.get(name)?.getJob(jobId);
+    if (!job || !(await job.isFailed())) return false;
+    await job.retry();
+    return true;
+  }
+
+  async clean(name: string, state: 'completed' | 'failed'): Promise<number> {
+    const queue = this.queues.get(name);
+    if (!queue) return 0;
+    return (await queue.clean(0, state)).length;
+  }
+
+  async restart(name: string): Promise<void> {
+    const queue = this.queues.get(name);
+    if (!queue) return;
+    // A queue-wide pause moves its waiting jobs aside in Redis and the resume puts them back for
+    // every worker. (A local pause would force-reconnect the worker's blocking connection, whose
+    // aborted read Bull does not always swallow: an unhandled "Connection is closed".)
+    await queue.pause();
+    await queue.resume();
   }
 
   close(): Promise<void> {

@@ -227,6 +227,52 @@ for (const driver of drivers) {
       expect(await queue.counts('never-used')).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 });
     });
 
+    it('lists its job names and the failed jobs with their reason, retries one and cleans the rest (job-queue board)', async () => {
+      fresh();
+      let failing = true;
+      const runs: string[] = [];
+      queue.process<{ n: number }>('board', async (data, { jobId }) => {
+        runs.push(jobId);
+        if (failing && data.n > 0) throw new Error(`job ${data.n} broke`);
+      });
+      const first = await queue.enqueue('board', { n: 1 });
+      await queue.enqueue('board', { n: 2 });
+      await queue.enqueue('board', { n: 0 });
+      await waitFor(async () => (await queue.counts('board')).failed === 2 && (await queue.counts('board')).completed === 1, 5000, 'two failures');
+      expect(queue.names()).toContain('board');
+      const failed = await queue.failed('board', 10);
+      expect(failed.map((j) => j.reason).sort()).toEqual(['job 1 broke', 'job 2 broke']);
+      expect(failed.every((j) => j.attempts === 1 && typeof j.failedAt === 'string')).toBe(true);
+
+      failing = false;
+      expect(await queue.retry('board', first)).toBe(true);
+      await waitFor(async () => (await queue.counts('board')).completed === 2, 5000, 'the retried job to complete');
+      expect(runs.filter((id) => id === first)).toHaveLength(2);
+      expect((await queue.failed('board', 10)).map((j) => j.reason)).toEqual(['job 2 broke']);
+      expect(await queue.retry('board', 'no-such-job')).toBe(false);
+
+      expect(await queue.clean('board', 'failed')).toBe(1);
+      expect(await queue.failed('board', 10)).toEqual([]);
+      expect(await queue.clean('board', 'completed')).toBe(2);
+      expect(await queue.counts('board')).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 });
+    });
+
+    it('keeps running jobs after a restart of the queue, delayed ones not before their time', async () => {
+      fresh();
+      const ran: number[] = [];
+      queue.process<{ n: number }>('restartable', async (data) => {
+        ran.push(data.n);
+      });
+      const enqueuedAt = Date.now();
+      await queue.enqueue('restartable', { n: 1 }, { delay: 400 });
+      await queue.restart('restartable');
+      await queue.enqueue('restartable', { n: 2 });
+      await waitFor(() => ran.includes(2), 5000, 'the job enqueued after the restart');
+      expect(ran).toEqual([2]);
+      await waitFor(() => ran.includes(1), 5000, 'the delayed job');
+      expect(Date.now() - enqueuedAt).toBeGreaterThanOrEqual(400 - TIMER_SLACK_MS);
+    });
+
     it('refuses new jobs once closed', async () => {
       fresh();
       await queue.close();

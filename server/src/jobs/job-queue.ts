@@ -24,7 +24,35 @@ export interface JobSchedule {
 
 export type JobHandler<T = unknown> = (data: T, meta: { attempt: number; jobId: string }) => Promise<void>;
 
-export interface JobQueue {
+/** A job that failed its last try, as the super administrator's job-queue screen lists it. */
+export interface FailedJob {
+  id: string;
+  /** The error message of the last try. */
+  reason: string;
+  attempts: number;
+  failedAt: string | null;
+}
+
+export type JobCounts = { waiting: number; active: number; delayed: number; failed: number; completed: number };
+
+/**
+ * What the super administrator's job-queue screen (/tenantsQueue) reads and does; both drivers
+ * implement it, so the board works with and without Redis.
+ */
+export interface JobQueueBoard {
+  /** Every job name this process knows (a handler, a schedule or a job was registered for it). */
+  names(): string[];
+  /** The most recent failed jobs of `name` (newest first), at most `limit`. */
+  failed(name: string, limit: number): Promise<FailedJob[]>;
+  /** Runs a failed job again; false when no such failed job exists (any more). */
+  retry(name: string, jobId: string): Promise<boolean>;
+  /** Forgets the finished jobs of one state; answers how many were removed. */
+  clean(name: string, state: 'completed' | 'failed'): Promise<number>;
+  /** Pauses and resumes the queue `name` (Bull: queue-wide, in Redis), or re-arms its timers (memory). */
+  restart(name: string): Promise<void>;
+}
+
+export interface JobQueue extends JobQueueBoard {
   readonly driver: 'bull' | 'memory';
   /**
    * Registers the handler of a job name. Call before enqueueing that name. `concurrency`: jobs
@@ -38,6 +66,6 @@ export interface JobQueue {
   /** The periodic schedules registered with every(), one per job name (what a restart or a sweep relies on). */
   schedules(): Promise<JobSchedule[]>;
   /** Counts per state, for the super administrator's job-queue screen. */
-  counts(name: string): Promise<{ waiting: number; active: number; delayed: number; failed: number; completed: number }>;
+  counts(name: string): Promise<JobCounts>;
   close(): Promise<void>;
 }

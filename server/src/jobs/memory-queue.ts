@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../core/logger';
-import type { EnqueueOptions, JobHandler, JobQueue, JobSchedule } from './job-queue';
+import type { EnqueueOptions, FailedJob, JobHandler, JobQueue, JobSchedule } from './job-queue';
 
 interface PendingJob {
   id: string;
@@ -9,8 +9,18 @@ interface PendingJob {
   attempt: number;
   opts: EnqueueOptions;
   timer?: NodeJS.Timeout;
+  /** When the timer fires (epoch ms), so a restart re-arms it for the time left. */
+  dueAt: number;
   state: 'waiting' | 'delayed' | 'active';
 }
+
+interface FailedMemoryJob extends FailedJob {
+  data: unknown;
+  opts: EnqueueOptions;
+}
+
+/** Failed jobs kept per name for the job-queue screen (as Bull keeps them in Redis). */
+const KEEP_FAILED = 100;
 
 /**
  * In-process driver: timers in this process. Work that must survive a restart is a PostgreSQL
@@ -22,6 +32,7 @@ export class MemoryJobQueue implements JobQueue {
   private readonly jobs = new Map<string, PendingJob>();
   private readonly intervals = new Map<string, { timer: NodeJS.Timeout; every: number }>();
   private readonly stats = new Map<string, { failed: number; completed: number }>();
+  private readonly failedJobs = new Map<string, FailedMemoryJob[]>();
   private closed = false;
 
   constructor(private readonly logger?: Logger) {}
@@ -34,7 +45,7 @@ export class MemoryJobQueue implements JobQueue {
     if (this.closed) throw new Error('job queue is closed');
     const id = opts.jobId ?? randomUUID();
     if (this.jobs.has(id)) return id;
-    const job: PendingJob = { id, name, data, attempt: 0, opts, state: opts.delay ? 'delayed' : 'waiting' };
+    const job: PendingJob = { id, name, data, attempt: 0, opts, dueAt: 0, state: opts.delay ? 'delayed' : 'waiting' };
     this.jobs.set(id, job);
     this.schedule(job, opts.delay ?? 0);
     return id;
@@ -70,6 +81,43 @@ export class MemoryJobQueue implements JobQueue {
     return { waiting, active, delayed, failed: s.failed, completed: s.completed };
   }
 
+  names(): string[] {
+    const names = new Set([...this.handlers.keys(), ...this.intervals.keys(), ...this.stats.keys()]);
+    for (const j of this.jobs.values()) names.add(j.name);
+    return [...names].sort();
+  }
+
+  async failed(name: string, limit: number): Promise<FailedJob[]> {
+    return (this.failedJobs.get(name) ?? []).slice(0, limit).map(({ id, reason, attempts, failedAt }) => ({ id, reason, attempts, failedAt }));
+  }
+
+  async retry(name: string, jobId: string): Promise<boolean> {
+    const list = this.failedJobs.get(name) ?? [];
+    const index = list.findIndex((j) => j.id === jobId);
+    if (index < 0) return false;
+    const [job] = list.splice(index, 1);
+    this.stat(name).failed--;
+    await this.enqueue(name, job.data, { ...job.opts, delay: undefined, jobId: job.id });
+    return true;
+  }
+
+  async clean(name: string, state: 'completed' | 'failed'): Promise<number> {
+    const s = this.stat(name);
+    const removed = s[state];
+    s[state] = 0;
+    if (state === 'failed') this.failedJobs.delete(name);
+    return removed;
+  }
+
+  async restart(name: string): Promise<void> {
+    const now = Date.now();
+    for (const job of this.jobs.values()) {
+      if (job.name !== name || job.state === 'active') continue;
+      clearTimeout(job.timer);
+      this.schedule(job, Math.max(0, job.dueAt - now));
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const { timer } of this.intervals.values()) clearInterval(timer);
@@ -78,8 +126,23 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   private schedule(job: PendingJob, delay: number) {
+    job.dueAt = Date.now() + delay;
     job.timer = setTimeout(() => void this.run(job), delay);
     job.timer.unref?.();
+  }
+
+  private recordFailure(job: PendingJob, err: unknown) {
+    const list = this.failedJobs.get(job.name) ?? [];
+    list.unshift({
+      id: job.id,
+      reason: err instanceof Error ? err.message : String(err),
+      attempts: job.attempt,
+      failedAt: new Date().toISOString(),
+      data: job.data,
+      opts: job.opts,
+    });
+    list.length = Math.min(list.length, KEEP_FAILED);
+    this.failedJobs.set(job.name, list);
   }
 
   private stat(name: string) {
@@ -95,6 +158,7 @@ export class MemoryJobQueue implements JobQueue {
       this.logger?.error({ job: job.name }, 'no handler registered for job');
       this.jobs.delete(job.id);
       this.stat(job.name).failed++;
+      this.recordFailure(job, new Error(`no handler registered for job ${job.name}`));
       return;
     }
     job.attempt += 1;
@@ -115,6 +179,7 @@ export class MemoryJobQueue implements JobQueue {
         this.logger?.warn({ err, job: job.name, attempt: job.attempt }, 'job failed');
         this.jobs.delete(job.id);
         this.stat(job.name).failed++;
+        this.recordFailure(job, err);
       }
     }
   }

@@ -19,13 +19,26 @@ import { ticketsRoutes } from './tickets/tickets.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { authRoutes } from './auth/auth.routes';
 import { birthdaysRoutes } from './birthdays/birthdays.routes';
+import { bulkSendsRoutes } from './bulk/bulk-sends.routes';
+import { campaignsRoutes } from './campaigns/campaigns.routes';
 import { chatFlowRoutes } from './chatflow/chatflow.routes';
 import { chatflowTestRoutes } from './chatflow/chatflow-test.routes';
 import { ratingsRoutes } from './ratings/ratings.routes';
+import { groupsRoutes } from './groups/groups.routes';
 import { healthRoutes } from './health/health.routes';
 import { plansRoutes } from './plans/plans.routes';
+import { platformMailRoutes } from './platform-mail/platform-mail.routes';
+import { signupRoutes } from './signup/signup.routes';
+import { paymentsRoutes } from './payments/payments.routes';
+import { licenceRoutes } from './licence/licence.routes';
+import { platformOpsRoutes } from './platform-ops/platform-ops.routes';
+import { tenantApiRoutes } from './tenant-api/tenant-api.routes';
 import { tenantSettingsRoutes } from './tenants/tenant-settings.routes';
 import { usersRoutes } from './users/users.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
+import { whiteLabelRoutes } from './white-label/white-label.routes';
+import { adminTenantsRoutes } from './admin-tenants/admin-tenants.routes';
+import { tasksRoutes } from './tasks/tasks.routes';
 
 /**
  * Every module's router, in one list. A module adds itself here and nowhere else.
@@ -53,5 +66,18 @@ export function moduleRouters(deps: AppDeps): Router[] {
     ratingsRoutes(deps),
     chatFlowRoutes(deps),
     chatflowTestRoutes(deps),
+    campaignsRoutes(deps),
+    groupsRoutes(deps),
+    bulkSendsRoutes(deps),
+    whiteLabelRoutes(deps),
+    notificationsRoutes(deps),
+    signupRoutes(deps),
+    platformMailRoutes(deps),
+    paymentsRoutes(deps),
+    licenceRoutes(deps),
+    adminTenantsRoutes(deps),
+    platformOpsRoutes(deps),
+    tenantApiRoutes(deps),
+    tasksRoutes(deps),
   ];
 }

@@ -55,6 +55,14 @@ export class DomainEvents {
     return result;
   }
 
+  /**
+   * Publishes events a caller recorded and committed by itself (one statement that writes and
+   * records its event without a transaction; see OutboundDelivery.succeedAlone).
+   */
+  publishCommitted(events: readonly DomainEvent[]): void {
+    for (const event of events) this.publisher.publish(event);
+  }
+
   /** Records and publishes a single event on its own (no other write). */
   async emit(tenantId: number, name: string, payload: unknown, audience: EventAudience = { scope: 'tenant' }): Promise<void> {
     await this.transaction((_tx, emit) => emit(tenantId, name, payload, audience));
@@ -125,6 +133,34 @@ export async function recordEvents(
       return { id: row.id, tenantId, seq: row.seq, name: e.name, payload: e.payload ?? null, audience: e.audience ?? { scope: 'tenant' as const }, createdAt: row.createdAt };
     })
     .sort((a, b) => Number(a.seq) - Number(b.seq));
+}
+
+/**
+ * One event recorded in several tenants at once (platform-wide writes: a notification to chosen
+ * tenants, a new white-label logo): each tenant takes its next seq, in one statement. `tenantIds`
+ * null means every tenant. The tenant rows are locked in id order, as a writer of one tenant
+ * locks its own row, so two such writers cannot deadlock each other. The caller publishes the
+ * returned events after its commit (DomainEvents.publishCommitted).
+ */
+export async function recordEventInTenants(
+  tx: EntityManager,
+  tenantIds: readonly number[] | null,
+  name: string,
+  payload: unknown,
+  audience: EventAudience,
+): Promise<DomainEvent[]> {
+  if (tenantIds !== null && tenantIds.length === 0) return [];
+  return tx.query(
+    `WITH locked AS (
+       SELECT id FROM tenants WHERE $1::int[] IS NULL OR id = ANY($1::int[]) ORDER BY id FOR UPDATE
+     ), next AS (
+       UPDATE tenants t SET "eventSeq" = t."eventSeq" + 1 FROM locked WHERE t.id = locked.id RETURNING t.id, t."eventSeq"
+     )
+     INSERT INTO domain_events ("tenantId", seq, name, payload, audience)
+     SELECT id, "eventSeq", $2::varchar, $3::jsonb, $4::jsonb FROM next ORDER BY id
+     RETURNING id, "tenantId", seq, name, payload, audience, "createdAt"`,
+    [tenantIds, name, JSON.stringify(payload ?? null), JSON.stringify(audience)],
+  );
 }
 
 export function toEnvelope(event: DomainEvent): DomainEventEnvelope {

@@ -10,6 +10,8 @@ import { SOCKET_EVENTS, type InvalidTokenPayload } from '@shared/events';
 export interface SessionTerminator {
   endSession(sessionId: string): void;
   endUserSessions(userId: number): void;
+  /** Every socket of a tenant (its deactivation): told ERR_TENANT_INACTIVE, then cut. */
+  endTenantSessions(tenantId: number): void;
 }
 
 /** Bound to the Socket.IO server once the hub exists (the HTTP app is built before it). */
@@ -28,9 +30,13 @@ export class SocketSessionTerminator implements SessionTerminator {
     this.end(`user:${userId}`);
   }
 
-  private end(room: string): void {
+  endTenantSessions(tenantId: number): void {
+    this.end(`tenant:${tenantId}`, 'ERR_TENANT_INACTIVE');
+  }
+
+  private end(room: string, error: 'ERR_INVALID_TOKEN' | 'ERR_TENANT_INACTIVE' = 'ERR_INVALID_TOKEN'): void {
     if (!this.io) return;
-    const payload: InvalidTokenPayload = { error: 'ERR_INVALID_TOKEN', message: ERROR_CODES.ERR_INVALID_TOKEN.message };
+    const payload: InvalidTokenPayload = { error, message: ERROR_CODES[error].message };
     this.io.in(room).emit(SOCKET_EVENTS.invalidToken, payload);
     this.io.in(room).disconnectSockets(true);
   }

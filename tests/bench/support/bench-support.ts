@@ -84,3 +84,66 @@ export function latencyStats(samples: readonly number[]) {
     max_ms: Number(sorted[sorted.length - 1].toFixed(2)),
   };
 }
+
+/** The tenant a benchmark drives: an admin who can log in, and a CONNECTED default WABA channel on the fake Cloud API. */
+export interface BenchTenant {
+  tenantId: number;
+  userId: number;
+  email: string;
+  password: string;
+  channelId: number;
+}
+
+/** Inserts a tenant, its admin and its default WABA channel (phone number id and app secret as the fake and the webhooks use them). */
+export async function seedBenchTenant(
+  db: Client,
+  opts: { tenantName: string; phoneNumberId: string; businessAccountId: string; appSecret: string },
+): Promise<BenchTenant> {
+  const { hashPassword } = await import('../../../server/src/core/passwords');
+  const [tenant] = (await db.query(`INSERT INTO tenants (name, "maxConnections") VALUES ($1, 10) RETURNING id`, [opts.tenantName])).rows;
+  const email = `bench-${randomBytes(3).toString('hex')}@example.com`;
+  const password = `Bench-${randomBytes(4).toString('hex')}!1`;
+  const [user] = (
+    await db.query(
+      `INSERT INTO users ("tenantId", name, email, "passwordHash", profile) VALUES ($1, 'Bench', $2, $3, 'admin') RETURNING id`,
+      [tenant.id, email, await hashPassword(password)],
+    )
+  ).rows;
+  await db.query(`INSERT INTO user_tenants ("userId", "tenantId") VALUES ($1, $2)`, [user.id, tenant.id]);
+  const [channel] = (
+    await db.query(
+      `INSERT INTO channels ("tenantId", name, type, status, "isDefault", "providerConfig", secrets)
+       VALUES ($1, 'WABA bench', 'waba', 'CONNECTED', true, $2, $3) RETURNING id`,
+      [
+        tenant.id,
+        JSON.stringify({ wabaPhoneNumberId: opts.phoneNumberId, wabaBusinessAccountId: opts.businessAccountId, wabaApiVersion: 'v21.0' }),
+        JSON.stringify({ wabaManagerToken: 'EAAG-bench', wabaAppSecret: opts.appSecret, wabaVerifyToken: 'bench-verify' }),
+      ],
+    )
+  ).rows;
+  return { tenantId: tenant.id, userId: user.id, email, password, channelId: channel.id };
+}
+
+/**
+ * The server of a benchmark's child process, as production runs it, on the database, data folder
+ * and fake Cloud API the parent passes (BENCH_DB_URL, BENCH_DATA_DIR, BENCH_GRAPH_URL).
+ */
+export async function startBenchServer() {
+  const { loadConfig } = await import('../../../server/src/config');
+  const { startServer } = await import('../../../server/src/server');
+  const dataDir = process.env.BENCH_DATA_DIR!;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.BENCH_DB_URL!,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    JWT_SECRET: 'bench-secret-0123456789abcdef',
+    JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    WABA_GRAPH_BASE_URL: process.env.BENCH_GRAPH_URL!,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  return startServer(config, { seed: false, redisPrefix: `bench-${randomBytes(4).toString('hex')}` });
+}

@@ -73,7 +73,7 @@ export function TextField<T extends FieldValues>(
     maxLength?: number;
     autoFocus?: boolean;
     /** 'password' for a write-only secret (with autoComplete 'new-password'). */
-    type?: 'text' | 'password' | 'url';
+    type?: 'text' | 'password' | 'url' | 'datetime-local';
   },
 ) {
   const controller = useController({ control: props.control, name: props.name });

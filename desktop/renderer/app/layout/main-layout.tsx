@@ -4,9 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { useLogoutMutation } from '../../api/auth.api';
 import { useSetUserOnlineMutation } from '../../api/users.api';
+import { BlockedTenantRedirect } from '../../features/payments/blocked-tenant-redirect';
 import { DarkModeToggle } from '../../features/preferences/dark-mode-toggle';
+import { DesktopMediaBudget } from '../../features/preferences/desktop-media-budget';
 import { LanguageSelect } from '../../features/preferences/language-select';
+import { NotificationBell } from '../../features/notifications/notification-bell';
+import { BrandHeading } from '../../features/white-label/brand-heading';
 import { ConnectionBanner } from '../connection/connection-banner';
+import { SupportBanner } from '../../features/platform-tenants/support-banner';
 import { endSession } from '../session/session-controller';
 import { useAppSelector } from '../store-hooks';
 import { AppMenu } from './app-menu';
@@ -44,7 +49,9 @@ export function MainLayout() {
     <div className="main-layout">
       <Navbar className="app-navbar">
         <NavbarGroup align={Alignment.START}>
-          <NavbarHeading className="app-brand">{t('app.name')}</NavbarHeading>
+          <NavbarHeading className="app-brand">
+            <BrandHeading />
+          </NavbarHeading>
         </NavbarGroup>
         <NavbarGroup align={Alignment.END}>
           {username ? (
@@ -58,6 +65,8 @@ export function MainLayout() {
             </span>
           ) : null}
           <NavbarDivider />
+          <NotificationBell />
+          <DesktopMediaBudget />
           <LanguageSelect minimal />
           <DarkModeToggle />
           <Button
@@ -71,6 +80,7 @@ export function MainLayout() {
         </NavbarGroup>
       </Navbar>
       <ConnectionBanner />
+      <SupportBanner />
       <Alert
         isOpen={unsent !== null}
         intent="danger"
@@ -88,6 +98,7 @@ export function MainLayout() {
       <div className="main-body">
         <AppMenu />
         <main className="main-content" id="main-content">
+          <BlockedTenantRedirect />
           <Outlet />
         </main>
       </div>

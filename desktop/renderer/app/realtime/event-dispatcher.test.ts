@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SOCKET_EVENTS } from '@shared/events';
 import { planCacheUpdates } from './event-dispatcher';
 
 describe('planCacheUpdates', () => {
@@ -89,5 +90,16 @@ describe('planCacheUpdates', () => {
     expect(planCacheUpdates({ name: 'tenant:update', payload: { tenantId: 2, businessHours: [] } })).toEqual([
       { kind: 'invalidate', tags: [{ type: 'SystemColors' }, { type: 'Settings' }, { type: 'BusinessHours' }] },
     ]);
+  });
+});
+
+describe('white-label and notification events', () => {
+  it('branding:update refetches the branding and the colours; notification events refetch the bell', () => {
+    expect(planCacheUpdates({ name: SOCKET_EVENTS.brandingUpdate, payload: {} })).toEqual([
+      { kind: 'invalidate', tags: [{ type: 'Branding' }, { type: 'SystemColors' }] },
+    ]);
+    for (const name of [SOCKET_EVENTS.notificationCreate, SOCKET_EVENTS.notificationDelete]) {
+      expect(planCacheUpdates({ name, payload: {} })).toEqual([{ kind: 'invalidate', tags: [{ type: 'Notification' }] }]);
+    }
   });
 });

@@ -89,6 +89,13 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
       return [{ kind: 'invalidate', tags: [{ type: 'ChatFlow' }] }];
     case SOCKET_EVENTS.autoReplyUpdate:
       return [{ kind: 'invalidate', tags: [{ type: 'AutoReply' }] }];
+    // White-label: the name, logo, favicon and colours are refetched (features/white-label).
+    case SOCKET_EVENTS.brandingUpdate:
+      return [{ kind: 'invalidate', tags: [{ type: 'Branding' }, { type: 'SystemColors' }] }];
+    // The bell refetches its list and unread count.
+    case SOCKET_EVENTS.notificationCreate:
+    case SOCKET_EVENTS.notificationDelete:
+      return [{ kind: 'invalidate', tags: [{ type: 'Notification' }] }];
     case SOCKET_EVENTS.contactImportProgress:
       return [{ kind: 'contactImportProgress', payload: event.payload }];
     default:

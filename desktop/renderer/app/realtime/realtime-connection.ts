@@ -73,7 +73,13 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
       notifyRealtimeListeners({ name: RESYNC_NOTICE });
     },
     // ERR_TENANT_INACTIVE, ERR_INVALID_TOKEN...: the server says why, the message follows it.
-    onTokenInvalid: (code) => handleUnauthorized(translate(isErrorCode(code) ? `errors.${code}` : 'errors.ERR_INVALID_TOKEN')),
+    // A deactivated tenant's users read 'Sua empresa está inativa!' (spec section 6).
+    onTokenInvalid: (code) =>
+      handleUnauthorized(
+        code === 'ERR_TENANT_INACTIVE'
+          ? translate('platformTenants.tenantInactive')
+          : translate(isErrorCode(code) ? `errors.${code}` : 'errors.ERR_INVALID_TOKEN'),
+      ),
     refreshToken: async () => (await requestNewToken(tokenAtConnect).catch(() => null)) !== null,
     onConnectionChange(connected) {
       connectionStatus.socketChanged(connected);

@@ -8,8 +8,8 @@ const as = (profile: Profile) => ({ token: 'jwt', profile });
 const go = (pathname: string, search = '') => ({ pathname, search });
 
 describe('anonymous visitor', () => {
-  it('reaches login, signup and reset', () => {
-    for (const path of ['/login', '/signup', '/reset/abc123', '/login/']) {
+  it('reaches login, signup, the sign-up confirmation link and reset', () => {
+    for (const path of ['/login', '/signup', '/signup/confirm/abc123', '/reset/abc123', '/login/']) {
       expect(decideNavigation(go(path), anonymous)).toEqual({ kind: 'allow' });
     }
   });
@@ -24,6 +24,8 @@ describe('anonymous visitor', () => {
       '/nao-existe',
       '/reset',
       '/reset/a/b',
+      '/signup/confirm',
+      '/signup/confirm/a/b',
     ]) {
       expect(decideNavigation(go(path), anonymous)).toEqual({ kind: 'redirect', to: '/login', messageKey: 'auth.loginRequired' });
     }

@@ -26,7 +26,12 @@ const normalize = (pathname: string): string => (pathname.length > 1 ? pathname.
 
 export function isPublicPath(pathname: string): boolean {
   const path = normalize(pathname);
-  return path === PUBLIC_ROUTES.login || path === PUBLIC_ROUTES.signup || /^\/reset\/[^/]+$/.test(path);
+  return (
+    path === PUBLIC_ROUTES.login ||
+    path === PUBLIC_ROUTES.signup ||
+    /^\/signup\/confirm\/[^/]+$/.test(path) ||
+    /^\/reset\/[^/]+$/.test(path)
+  );
 }
 
 const hasTokenSetupFlag = (search: string): boolean => new URLSearchParams(search).has(TOKEN_SETUP_QUERY_FLAG);

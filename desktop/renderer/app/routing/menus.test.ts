@@ -61,6 +61,15 @@ describe('menus by profile', () => {
     expect(shellRouteOf('/auto-resposta')?.id).toBe('autoResposta');
   });
 
+  it('gives the tenant admin its subscription (/assinatura) in the admin section, and the superadmin its licence in the platform section', () => {
+    expect(ids('admin')).toContain('tenantSubscription');
+    expect(menuFor('admin').find((s) => s.id === 'admin')!.items.map((i) => i.to)).toContain('/assinatura');
+    expect(ids('super')).not.toContain('tenantSubscription');
+    expect(ids('user')).not.toContain('tenantSubscription');
+    expect(ids('superadmin')).toContain('subscription');
+    expect(ids('superadmin')).not.toContain('tenantSubscription');
+  });
+
   it('shows only settings to a blocked tenant', () => {
     expect(ids('admin', true)).toEqual(['blockedSettings']);
   });

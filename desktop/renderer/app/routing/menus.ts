@@ -66,6 +66,7 @@ const ADMIN: MenuSection = {
     { id: 'callLog', to: '/wavoip', labelKey: 'menu.callLog', icon: 'phone' },
     { id: 'api', to: '/api-service', labelKey: 'menu.api', icon: 'code' },
     { id: 'settings', to: '/configuracoes', labelKey: 'menu.settings', icon: 'cog' },
+    { id: 'tenantSubscription', to: '/assinatura', labelKey: 'menu.tenantSubscription', icon: 'id-number' },
   ],
 };
 
@@ -96,16 +97,19 @@ const BLOCKED: MenuSection = {
   items: [{ id: 'blockedSettings', to: '/configuracoesbloqueio', labelKey: 'menu.settings', icon: 'cog' }],
 };
 
-const TENANT_SECTIONS: MenuSection[] = [MAIN, SUPERVISOR, ADMIN, SUPERADMIN];
+const TENANT_SECTIONS: MenuSection[] = [MAIN, SUPERVISOR, ADMIN];
+const PLATFORM_SECTIONS: MenuSection[] = [SUPERADMIN];
 
 /**
  * The sections a profile sees, in display order: the items whose route the profile may open
- * (route-table.ts), sections left empty dropped. A blocked tenant sees its settings only.
+ * (route-table.ts), sections left empty dropped. The super administrator sees the platform's
+ * section, the tenants' profiles the tenant sections (a route both may open, /assinatura, is in
+ * one section of each). A blocked tenant sees its settings only.
  */
 export function menuFor(profile: Profile | null, options: { tenantBlocked?: boolean } = {}): MenuSection[] {
   if (!profile) return [];
   if (options.tenantBlocked && profile !== 'superadmin') return [BLOCKED];
-  return TENANT_SECTIONS.map((section) => ({
+  return (profile === 'superadmin' ? PLATFORM_SECTIONS : TENANT_SECTIONS).map((section) => ({
     ...section,
     items: section.items.filter((item) => profileMayOpen(profile, item.to)),
   })).filter((section) => section.items.length > 0);

@@ -30,7 +30,7 @@ const EXPECTED: Record<string, string> = {
   '/mensagens-rapidas': 'sa',
   '/filas': 'sa',
   '/planos': 'S',
-  '/assinatura': 'S',
+  '/assinatura': 'aS',
   '/tenantApi': 'S',
   '/equipes': 'sa',
   '/tarefas': 'usa',

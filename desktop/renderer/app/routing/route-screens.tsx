@@ -25,6 +25,18 @@ function lazyScreen<M>(load: () => Promise<M>, pick: (module: M) => AnyComponent
   return Component;
 }
 
+const TenantPaymentsPage = lazyScreen(
+  () => import('../../features/payments/tenant-payments-page'),
+  (m) => m.TenantPaymentsPage,
+);
+const SubscriptionPage = lazyScreen(
+  () => import('../../features/payments/subscription-page'),
+  (m) => m.SubscriptionPage,
+);
+const BlockedSettingsPage = lazyScreen(
+  () => import('../../features/payments/blocked-settings-page'),
+  (m) => m.BlockedSettingsPage,
+);
 const AttendancePage = lazyScreen(
   () => import('../../features/attendance/attendance-page'),
   (m) => m.AttendancePage,
@@ -41,6 +53,18 @@ const ChatFlowsPage = lazyScreen(
 const ChatFlowBuilderPage = lazyScreen(
   () => import('../../features/chatflow/chatflow-builder-page'),
   (m) => m.ChatFlowBuilderPage,
+);
+const TenantsPage = lazyScreen(
+  () => import('../../features/platform-tenants/tenants-page'),
+  (m) => m.TenantsPage,
+);
+const TenantUsersPage = lazyScreen(
+  () => import('../../features/platform-tenants/tenant-users-page'),
+  (m) => m.TenantUsersPage,
+);
+const PlansPage = lazyScreen(
+  () => import('../../features/plans/plans-page'),
+  (m) => m.PlansPage,
 );
 const ChannelsPage = lazyScreen(
   () => import('../../features/channels/channels-page'),
@@ -87,6 +111,10 @@ const SchedulesPage = lazyScreen(
   () => import('../../features/schedules/schedules-page'),
   (m) => m.SchedulesPage,
 );
+const TasksPage = lazyScreen(
+  () => import('../../features/tasks/tasks-page'),
+  (m) => m.TasksPage,
+);
 const TagsPage = lazyScreen(
   () => import('../../features/tags/tags-page'),
   (m) => m.TagsPage,
@@ -115,6 +143,10 @@ const RatingsListPage = lazyScreen(
   () => import('../../features/ratings/ratings-list-page'),
   (m) => m.RatingsListPage,
 );
+const PlatformMailPage = lazyScreen(
+  () => import('../../features/platform-mail/platform-mail-page'),
+  (m) => m.PlatformMailPage,
+);
 const RatingSettingsPage = lazyScreen(
   () => import('../../features/ratings/rating-settings-page'),
   (m) => m.RatingSettingsPage,
@@ -137,12 +169,75 @@ const ReportPage = lazyScreen(
   (m) => m.ReportPage,
 );
 
+const CampaignsPage = lazyScreen(
+  () => import('../../features/campaigns/campaigns-page'),
+  (m) => m.CampaignsPage,
+);
+const CampaignContactsPage = lazyScreen(
+  () => import('../../features/campaigns/campaign-contacts-page'),
+  (m) => m.CampaignContactsPage,
+);
+const GroupRulesPage = lazyScreen(
+  () => import('../../features/groups/group-rules-page'),
+  (m) => m.GroupRulesPage,
+);
+const MassGroupsPage = lazyScreen(
+  () => import('../../features/groups/group-mass-pages'),
+  (m) => m.MassGroupsPage,
+);
+const MassCreateGroupsPage = lazyScreen(
+  () => import('../../features/groups/group-mass-pages'),
+  (m) => m.MassCreateGroupsPage,
+);
+const MassUsersPage = lazyScreen(
+  () => import('../../features/groups/group-mass-pages'),
+  (m) => m.MassUsersPage,
+);
+
+const BulkSendPage = lazyScreen(
+  () => import('../../features/bulk/bulk-send-page'),
+  (m) => m.BulkSendPage,
+);
 const AutoReplyPage = lazyScreen(
   () => import('../../features/auto-reply/auto-reply-page'),
   (m) => m.AutoReplyPage,
 );
+const JobQueuesPage = lazyScreen(
+  () => import('../../features/platform-ops/job-queues-page'),
+  (m) => m.JobQueuesPage,
+);
+const InternalDataPage = lazyScreen(
+  () => import('../../features/platform-ops/internal-data-page'),
+  (m) => m.InternalDataPage,
+);
+const UpdatePage = lazyScreen(
+  () => import('../../features/platform-ops/update-page'),
+  (m) => m.UpdatePage,
+);
+const TerminalPage = lazyScreen(
+  () => import('../../features/platform-ops/terminal-page'),
+  (m) => m.TerminalPage,
+);
+const TenantApiPage = lazyScreen(
+  () => import('../../features/tenant-api/tenant-api-page'),
+  (m) => m.TenantApiPage,
+);
+
+const CustomizePage = lazyScreen(
+  () => import('../../features/white-label/customize-page'),
+  (m) => m.CustomizePage,
+);
+const NotificationsPage = lazyScreen(
+  () => import('../../features/notifications/notifications-page'),
+  (m) => m.NotificationsPage,
+);
 
 export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
+  customizar: () => <CustomizePage />,
+  notificacao: () => <NotificationsPage />,
+  pagamentostenants: () => <TenantPaymentsPage />,
+  assinatura: () => <SubscriptionPage />,
+  configuracoesbloqueio: () => <BlockedSettingsPage />,
   home: () => <DashboardPage />,
   painelAtendimentos: () => <TicketPanelPage />,
   atendimento: () => <AttendancePage />,
@@ -166,16 +261,40 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   usuarios: () => <UsersPage />,
   sessoes: () => <ChannelsPage key="sessoes" routeId="sessoes" />,
   sessoestenants: () => <ChannelsPage key="sessoestenants" routeId="sessoestenants" />,
+  tenants: () => <TenantsPage />,
+  usuariotenants: () => <TenantUsersPage />,
+  planos: () => <PlansPage />,
   agendamentos: () => <SchedulesPage />,
+  tarefas: () => <TasksPage />,
+  campanhas: () => <CampaignsPage />,
+  campanhaContatos: () => <CampaignContactsPage />,
+  // One screen by kind; massa/sms stays under construction (no SMS provider yet).
+  'massa/texto': () => <BulkSendPage key="texto" kind="texto" />,
+  'massa/textovariavel': () => <BulkSendPage key="textovariavel" kind="textovariavel" />,
+  'massa/template': () => <BulkSendPage key="template" kind="template" />,
+  'massa/template-variavel': () => <BulkSendPage key="template-variavel" kind="template-variavel" />,
   aniversarios: () => <BirthdaysPage />,
   fechamento: () => <FarewellPage />,
   'avaliacoes/listar': () => <RatingsListPage />,
   'avaliacoes/configurar': () => <RatingSettingsPage />,
+  'configuracoesTenant/smtp-tenant': () => <PlatformMailPage />,
   protocolos: () => <TicketRecordsPage key="protocolos" kind="protocols" />,
   notas: () => <TicketRecordsPage key="notas" kind="notes" />,
   chatFlow: () => <ChatFlowsPage />,
   chatFlowBuilder: () => <ChatFlowBuilderPage />,
   relatorios: () => <ReportsIndexPage />,
+  'grupo/banlist': () => <GroupRulesPage key="banlist" kind="banlist" />,
+  'grupo/wordlist': () => <GroupRulesPage key="wordlist" kind="wordlist" />,
+  'grupo/saudacao': () => <GroupRulesPage key="greetings" kind="greetings" />,
+  'grupo/despedida': () => <GroupRulesPage key="farewells" kind="farewells" />,
+  'grupo/massagrupos': () => <MassGroupsPage />,
+  'grupo/massagrupos2': () => <MassCreateGroupsPage />,
+  'grupo/massausuarios': () => <MassUsersPage />,
+  tenantsQueue: () => <JobQueuesPage />,
+  tenantsPk: () => <InternalDataPage />,
+  atualizar: () => <UpdatePage />,
+  terminal: () => <TerminalPage />,
+  tenantApi: () => <TenantApiPage />,
   ...Object.fromEntries(REPORT_IDS.map((id) => [`relatorios/${id}`, () => <ReportPage key={id} reportId={id} />])),
 };
 

@@ -30,12 +30,14 @@ const ADMINS: readonly Profile[] = ['admin'];
 /** The platform's own administration (spec section 6 "Super administrator"). */
 const PLATFORM: readonly Profile[] = ['superadmin'];
 
-export type RouteName = 'login' | 'signup' | 'reset' | 'home-dashboard' | 'assinatura' | 'atendimento' | 'chat' | 'chat-empty';
+export type RouteName = 'login' | 'signup' | 'signup-confirm' | 'reset' | 'home-dashboard' | 'assinatura' | 'atendimento' | 'chat' | 'chat-empty';
 
 /** Reachable without a token (spec section 2 and 6). */
 export const PUBLIC_ROUTES = {
   login: '/login',
   signup: '/signup',
+  /** The link of the sign-up confirmation e-mail. */
+  signupConfirm: '/signup/confirm/:token',
   reset: '/reset/:token',
 } as const;
 
@@ -66,7 +68,8 @@ export const SHELL_ROUTES: ShellRoute[] = [
   { path: 'mensagens-rapidas', profiles: SUPERVISORS, id: 'mensagensRapidas' },
   { path: 'filas', profiles: SUPERVISORS, id: 'filas' },
   { path: 'planos', profiles: PLATFORM, id: 'planos' },
-  { path: 'assinatura', profiles: PLATFORM, id: 'assinatura', name: 'assinatura' },
+  // The super administrator's licence; a tenant administrator's subscription (plan, invoices to pay).
+  { path: 'assinatura', profiles: ['admin', 'superadmin'], id: 'assinatura', name: 'assinatura' },
   { path: 'tenantApi', profiles: PLATFORM, id: 'tenantApi' },
   { path: 'equipes', profiles: SUPERVISORS, id: 'equipes' },
   { path: 'tarefas', profiles: TENANT_USERS, id: 'tarefas' },
@@ -256,6 +259,7 @@ export function profileMayOpen(profile: Profile | null, pathname: string): boole
 const NAMED_PATHS: Record<RouteName, string> = {
   login: PUBLIC_ROUTES.login,
   signup: PUBLIC_ROUTES.signup,
+  'signup-confirm': PUBLIC_ROUTES.signupConfirm,
   reset: PUBLIC_ROUTES.reset,
   'home-dashboard': '/home',
   assinatura: '/assinatura',

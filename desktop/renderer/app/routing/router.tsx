@@ -16,6 +16,9 @@ const ResetPasswordPage = lazy(() =>
   import('../../features/auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
 );
 const SignupPage = lazy(() => import('../../features/signup/signup-page').then((m) => ({ default: m.SignupPage })));
+const SignupConfirmPage = lazy(() =>
+  import('../../features/signup/signup-confirm-page').then((m) => ({ default: m.SignupConfirmPage })),
+);
 
 /** While a screen's chunk arrives (a first visit; tens of milliseconds on a good connection). */
 function Loading({ children }: { children: ReactNode }) {
@@ -69,6 +72,15 @@ export function createAppRouter() {
             </Loading>
           ),
           handle: { name: 'signup' },
+        },
+        {
+          path: PUBLIC_ROUTES.signupConfirm,
+          element: (
+            <Loading>
+              <SignupConfirmPage />
+            </Loading>
+          ),
+          handle: { name: 'signup-confirm' },
         },
         {
           path: PUBLIC_ROUTES.reset,

@@ -5,42 +5,13 @@
  * this list only shrinks as screens land. It is empty when the product is done.
  */
 export const UNDER_CONSTRUCTION: readonly string[] = [
-  // Platform administration (superadmin)
-  'tenants',
-  'tenantsPk',
-  'tenantsQueue',
-  'notificacao',
-  'terminal',
-  'customizar',
-  'atualizar',
-  'pagamentostenants',
-  'usuariotenants',
-  'planos',
-  'assinatura',
-  'tenantApi',
-  'configuracoesTenant/smtp-tenant',
   // Main menu
-  'tarefas',
   'chatPrivado',
-  'massa/texto',
-  'massa/textovariavel',
+  // No SMS provider exists yet: the server refuses bulk SMS (422 ERR_SMS_PROVIDER_NOT_CONFIGURED).
   'massa/sms',
-  'massa/template',
-  'massa/template-variavel',
-  'grupo/banlist',
-  'grupo/wordlist',
-  'grupo/saudacao',
-  'grupo/despedida',
-  'grupo/massagrupos',
-  'grupo/massagrupos2',
-  'grupo/massausuarios',
-  // Supervisor menu
-  'campanhas',
-  'campanhaContatos',
   // Admin menu and settings tabs
   'wavoip',
   'apiService',
-  'configuracoesbloqueio',
   'configuracoes/webhooks',
   'configuracoes/typebot',
   'configuracoes/dialogflow',

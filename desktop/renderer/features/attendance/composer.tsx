@@ -6,6 +6,7 @@ import { isSendableQuickMessage } from '@shared/quick-message-command';
 import type { ContactDto } from '../../api/contacts.api';
 import {
   messagesApi,
+  useGetMessagingWindowQuery,
   useLazyGetAttendanceQuickRepliesQuery,
   useSendGhostMessageMutation,
   useSendMessageMutation,
@@ -26,6 +27,7 @@ import { buildVCard, composerIntent, formatDuration, insertAtSelection, quickRep
 import { createDraftStore } from './draft-store';
 import { upsertMessage } from './message-display';
 import type { LocalFailedSend } from './message-thread';
+import { MessagingWindowBar, TemplateDialog } from './template-dialog';
 import './composer-tools.css';
 
 export const drafts = createDraftStore(
@@ -109,7 +111,7 @@ export function useTicketSender(ticketId: number) {
   };
 }
 
-type ComposerDialog = 'buttons' | 'schedule' | 'contactCard' | 'mention' | 'forward' | null;
+type ComposerDialog = 'buttons' | 'schedule' | 'contactCard' | 'mention' | 'forward' | 'template' | null;
 
 export function Composer({
   ticketId,
@@ -143,6 +145,7 @@ export function Composer({
   const [loadQuickReplies] = useLazyGetAttendanceQuickRepliesQuery();
   const [sendGhost] = useSendGhostMessageMutation();
   const recorder = useAudioRecorder();
+  const { data: messagingWindow } = useGetMessagingWindowQuery(ticketId);
   const replyTo = tools?.replyTo ?? null;
 
   useEffect(() => {
@@ -285,6 +288,7 @@ export function Composer({
 
   return (
     <div className={`composer${ghost ? ' is-ghost' : ''}`} data-testid="composer">
+      <MessagingWindowBar ticketId={ticketId} />
       {sender.warning && (
         <Callout intent="warning" compact data-testid="send-warning">
           {sender.warning}
@@ -350,6 +354,11 @@ export function Composer({
         </Popover>
         {tool('widget-button', t('chatTools.buttons.open'), 'composer-buttons', () => setDialog('buttons'))}
         {tool('time', t('chatTools.schedule.open'), 'composer-schedule', () => setDialog('schedule'))}
+        {messagingWindow?.channelType === 'waba' && (
+          <Button icon="document" variant="minimal" size="small" disabled={disabled} onClick={() => setDialog('template')} data-testid="composer-template">
+            {t('chatTools.template.open')}
+          </Button>
+        )}
         {tool('id-number', t('chatTools.contactCard.open'), 'composer-contact-card', () => setDialog('contactCard'))}
         {tools && tool('share', t('chatTools.forward.start'), 'composer-forward', () => (tools.selecting ? tools.stopSelecting() : tools.startSelecting()), tools.selecting)}
         {isGroup && tool('at', t('chatTools.mention.open'), 'composer-mention', () => setDialog('mention'))}
@@ -416,6 +425,7 @@ export function Composer({
           onClose={() => setDialog(null)}
         />
       )}
+      {dialog === 'template' && <TemplateDialog ticketId={ticketId} onClose={() => setDialog(null)} />}
       {dialog === 'contactCard' && <ContactCardDialog onClose={() => setDialog(null)} onSend={sendContactCard} />}
       {dialog === 'mention' && (
         <MentionDialog

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, FormGroup, H2, InputGroup, Tooltip } from '@blueprintjs/core';
+import { Button, Callout, FormGroup, InputGroup, Tooltip } from '@blueprintjs/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
@@ -8,10 +8,10 @@ import { describeError } from '../../api/error-mapper';
 import { showToast } from '../../app/feedback/toaster';
 import { landingPathFor } from '../../app/routing/guards';
 import { startSession } from '../../app/session/session-controller';
-import { LanguageSelect } from '../preferences/language-select';
 import { PasswordRecoveryDialog } from './password-recovery-dialog';
 import { SliderCaptcha } from './slider-captcha';
 import { useCaptchaAnswer } from './use-captcha-answer';
+import { AuthCard } from './auth-card';
 
 /** /login (spec section 2 and 5): e-mail and password, slider captcha, password recovery. */
 export function LoginPage() {
@@ -77,13 +77,8 @@ export function LoginPage() {
   };
 
   return (
-    <div className="auth-page" data-testid="login-page">
-      <Card className="auth-card" elevation={2}>
-        <div className="auth-card-header">
-          <H2 className="app-brand-title">{t('app.name')}</H2>
-          <LanguageSelect minimal />
-        </div>
-        <p className="auth-subtitle">{t('auth.loginTitle')}</p>
+    <>
+      <AuthCard testId="login-page" subtitle={t('auth.loginTitle')}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <FormGroup
             label={t('auth.email')}
@@ -150,8 +145,8 @@ export function LoginPage() {
           />
           <Link to="/signup">{t('auth.createAccount')}</Link>
         </div>
-      </Card>
+      </AuthCard>
       <PasswordRecoveryDialog isOpen={recoveryOpen} initialEmail={email.trim()} onClose={() => setRecoveryOpen(false)} />
-    </div>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, FormGroup, H2, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -6,7 +6,7 @@ import { REDIRECT_AFTER_PASSWORD_RECOVERY_MS } from '@shared/limits';
 import { passwordPolicyFailures } from '@shared/validation/password-policy';
 import { useResetPasswordMutation } from '../../api/auth.api';
 import { showToast } from '../../app/feedback/toaster';
-import { LanguageSelect } from '../preferences/language-select';
+import { AuthCard } from './auth-card';
 
 /** /reset/{token}: choose a new password from the e-mailed link (spec sections 2, 5 and 8). */
 export function ResetPasswordPage() {
@@ -44,52 +44,45 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <div className="auth-page" data-testid="reset-page">
-      <Card className="auth-card" elevation={2}>
-        <div className="auth-card-header">
-          <H2 className="app-brand-title">{t('app.name')}</H2>
-          <LanguageSelect minimal />
-        </div>
-        <p className="auth-subtitle">{t('auth.reset.title')}</p>
-        {done ? (
-          <Callout intent="success" icon="tick" role="status">
-            {t('auth.reset.success')}
-          </Callout>
-        ) : (
-          <form onSubmit={(event) => void submit(event)} noValidate>
-            <FormGroup label={t('auth.reset.newPassword')} labelFor="reset-password" helperText={t('validation.passwordPolicy')}>
-              <InputGroup
-                id="reset-password"
-                type="password"
-                autoComplete="new-password"
-                leftIcon="lock"
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                autoFocus
-              />
-            </FormGroup>
-            <FormGroup label={t('auth.reset.confirmPassword')} labelFor="reset-confirmation">
-              <InputGroup
-                id="reset-confirmation"
-                type="password"
-                autoComplete="new-password"
-                leftIcon="lock"
-                value={confirmation}
-                onChange={(event) => setConfirmation(event.currentTarget.value)}
-              />
-            </FormGroup>
-            {error ? (
-              <Callout intent="danger" icon="error" role="alert" className="auth-error" data-testid="reset-error">
-                {error}
-              </Callout>
-            ) : null}
-            <Button type="submit" intent="primary" fill size="large" loading={isLoading} text={t('auth.reset.submit')} />
-          </form>
-        )}
-        <div className="auth-links">
-          <Link to="/login">{t('auth.backToLogin')}</Link>
-        </div>
-      </Card>
-    </div>
+    <AuthCard testId="reset-page" subtitle={t('auth.reset.title')}>
+      {done ? (
+        <Callout intent="success" icon="tick" role="status">
+          {t('auth.reset.success')}
+        </Callout>
+      ) : (
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <FormGroup label={t('auth.reset.newPassword')} labelFor="reset-password" helperText={t('validation.passwordPolicy')}>
+            <InputGroup
+              id="reset-password"
+              type="password"
+              autoComplete="new-password"
+              leftIcon="lock"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              autoFocus
+            />
+          </FormGroup>
+          <FormGroup label={t('auth.reset.confirmPassword')} labelFor="reset-confirmation">
+            <InputGroup
+              id="reset-confirmation"
+              type="password"
+              autoComplete="new-password"
+              leftIcon="lock"
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.currentTarget.value)}
+            />
+          </FormGroup>
+          {error ? (
+            <Callout intent="danger" icon="error" role="alert" className="auth-error" data-testid="reset-error">
+              {error}
+            </Callout>
+          ) : null}
+          <Button type="submit" intent="primary" fill size="large" loading={isLoading} text={t('auth.reset.submit')} />
+        </form>
+      )}
+      <div className="auth-links">
+        <Link to="/login">{t('auth.backToLogin')}</Link>
+      </div>
+    </AuthCard>
   );
 }

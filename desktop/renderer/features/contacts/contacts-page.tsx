@@ -25,6 +25,8 @@ import { ContactFormDialog } from './contact-form-dialog';
 import { ContactImportDialog } from './contact-import-dialog';
 import { ContactsTable } from './contacts-table';
 import { RemoveDuplicatesResultDialog } from './remove-duplicates-result-dialog';
+import { ContactSyncResultDialog } from './contact-sync-result-dialog';
+import type { ContactSyncAnswer } from '@shared/schemas/groups';
 import { useDebouncedValue } from './use-debounced-value';
 import '../../app/crud/crud.css';
 import './contacts.css';
@@ -59,6 +61,7 @@ export function ContactsPage({ routeId, mode }: ContactsPageProps) {
   const [importing, setImporting] = useState(false);
   const [confirmingDuplicates, setConfirmingDuplicates] = useState(false);
   const [duplicatesResult, setDuplicatesResult] = useState<RemoveDuplicatesResponse | null>(null);
+  const [syncResult, setSyncResult] = useState<ContactSyncAnswer | null>(null);
 
   const debounced = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const searchParam = debounced.length >= CONTACT_SEARCH_MIN_CHARS ? debounced : undefined;
@@ -132,7 +135,13 @@ export function ContactsPage({ routeId, mode }: ContactsPageProps) {
   const runSync = async () => {
     // Until a channel exists the server refuses (ERR_NO_DEF_WAPP_FOUND) and the toast says so.
     const result = await syncContacts();
-    if (!('error' in result)) showToast(t('contacts.syncStarted'), 'success');
+    if ('data' in result && result.data) setSyncResult(result.data);
+    else if ('error' in result) {
+      // No channel can sync (ERR_CHANNEL_OPERATION_UNSUPPORTED): the answer names each channel and
+      // why, which the result dialog shows beside the error's toast.
+      const channels = (result.error as { data?: { channels?: unknown } } | undefined)?.data?.channels;
+      if (Array.isArray(channels)) setSyncResult({ created: 0, updated: 0, skipped: 0, channels: channels as ContactSyncAnswer['channels'] });
+    }
   };
 
   const page = list.data;
@@ -345,6 +354,7 @@ export function ContactsPage({ routeId, mode }: ContactsPageProps) {
       {duplicatesResult ? (
         <RemoveDuplicatesResultDialog result={duplicatesResult} onClose={() => setDuplicatesResult(null)} />
       ) : null}
+      {syncResult ? <ContactSyncResultDialog result={syncResult} onClose={() => setSyncResult(null)} /> : null}
     </div>
   );
 }

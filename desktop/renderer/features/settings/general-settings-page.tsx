@@ -1,7 +1,7 @@
-import { Callout, Card, FormGroup, H5, HTMLSelect, NonIdealState, Spinner, Switch, Button } from '@blueprintjs/core';
-import { AUTO_CLOSE_VALUES } from '@shared/schemas/settings';
+import { Callout, Card, ControlGroup, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, Button } from '@blueprintjs/core';
+import { AUTO_CLOSE_VALUES, SETTING_VALUE_SCHEMAS } from '@shared/schemas/settings';
 import type { SettingKey } from '@shared/settings';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListSettingsQuery, useUpdateSettingMutation } from '../../api/settings.api';
 import { showToast } from '../../app/feedback/toaster';
@@ -13,8 +13,8 @@ import { PageHeader } from '../../app/layout/page-header';
 
 /**
  * /configuracoes/geral: the tenant's ticket-visibility rules (spec section 6), the forced
- * signature and automatic closing (spec section 9). Each change is saved at once; administrators
- * only (others read).
+ * signature, automatic closing (spec section 9) and the campaign opt-out words. Each switch or
+ * choice is saved at once, a text with its Save button; administrators only (others read).
  */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
@@ -102,6 +102,15 @@ export function GeneralSettingsPage() {
         {toggle('forceSignature')}
       </Card>
       <Card className="settings-card">
+        <H5>{t('settings.campaignsTitle')}</H5>
+        <TextSetting
+          settingKey="campaignOptOutWords"
+          value={values.campaignOptOutWords}
+          disabled={!canAdmin || saving === 'campaignOptOutWords'}
+          onSave={(value) => save('campaignOptOutWords', value)}
+        />
+      </Card>
+      <Card className="settings-card">
         <H5>{t('settings.autoCloseTitle')}</H5>
         <FormGroup
           label={t('settings.keys.autoCloseTicketsMinutes.label')}
@@ -124,5 +133,61 @@ export function GeneralSettingsPage() {
         </FormGroup>
       </Card>
     </div>
+  );
+}
+
+/**
+ * A text setting: edited in place, checked with the server's rule (SETTING_VALUE_SCHEMAS), saved
+ * with its button (or Enter); the saved value comes back through the settings query.
+ */
+function TextSetting({
+  settingKey,
+  value,
+  disabled,
+  onSave,
+}: {
+  settingKey: SettingKey;
+  value: string;
+  disabled: boolean;
+  onSave: (value: string) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  const checked = SETTING_VALUE_SCHEMAS[settingKey].safeParse(draft);
+  const error = checked.success ? null : (checked.error.issues[0]?.message ?? '');
+  const changed = draft !== value;
+  const submit = () => {
+    if (!disabled && changed && checked.success) void onSave(checked.data);
+  };
+  const id = `setting-${settingKey}`;
+  return (
+    <FormGroup
+      label={t(`settings.keys.${settingKey}.label`)}
+      labelFor={id}
+      helperText={error ? t(`settings.keys.${settingKey}.invalid`, { message: error }) : t(`settings.keys.${settingKey}.help`)}
+      intent={error ? 'danger' : 'none'}
+    >
+      <ControlGroup fill>
+        <InputGroup
+          id={id}
+          value={draft}
+          disabled={disabled}
+          intent={error ? 'danger' : 'none'}
+          onChange={(event) => setDraft(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') submit();
+          }}
+          data-testid={id}
+        />
+        <Button
+          icon="floppy-disk"
+          text={t(`settings.keys.${settingKey}.save`)}
+          disabled={disabled || !changed || !checked.success}
+          onClick={submit}
+          data-testid={`${id}-save`}
+        />
+      </ControlGroup>
+    </FormGroup>
   );
 }

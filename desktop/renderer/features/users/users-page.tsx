@@ -1,9 +1,14 @@
-import { Button, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
+import { Alert, Button, HTMLTable, InputGroup, NonIdealState, Tag, Tooltip } from '@blueprintjs/core';
 import { USER_PAGE_SIZE_DEFAULT } from '@shared/schemas/users';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListQueuesQuery } from '../../api/queues.api';
-import { useDeleteUserMutation, useListTenantUsersQuery, type TenantUser } from '../../api/users.api';
+import {
+  useDeleteUserMutation,
+  useListTenantUsersQuery,
+  usePurgeUserDesktopMutation,
+  type TenantUser,
+} from '../../api/users.api';
 import { showToast } from '../../app/feedback/toaster';
 import { ConfirmDeleteAlert } from '../../app/crud/confirm-delete-alert';
 import { CrudPage } from '../../app/crud/crud-page';
@@ -19,7 +24,9 @@ const SEARCH_DEBOUNCE_MS = 350;
 /**
  * /usuarios: the tenant's users with search and paging; administrators create, edit and delete
  * them (spec section 6), supervisors read the list. The plan's user limit is the server's to
- * enforce: a refused creation says 'Limite de usuários atingido.'.
+ * enforce: a refused creation says 'Limite de usuários atingido.'. Supervisors and administrators
+ * may also clear a user's desktop app data (POST /users/{id}/desktop-purge, issue #15): each of
+ * the user's consoles wipes its local cache when the event reaches it.
  */
 export function UsersPage() {
   const { t } = useTranslation();
@@ -31,6 +38,8 @@ export function UsersPage() {
   const [editing, setEditing] = useState<TenantUser | 'new' | null>(null);
   const [deleting, setDeleting] = useState<TenantUser | null>(null);
   const [deleteUser, deletion] = useDeleteUserMutation();
+  const [purging, setPurging] = useState<TenantUser | null>(null);
+  const [purgeUserDesktop, purge] = usePurgeUserDesktopMutation();
   const queues = useListQueuesQuery(undefined, { skip: !canWrite });
   const list = useListTenantUsersQuery({ searchParam, pageNumber, pageSize: USER_PAGE_SIZE_DEFAULT }, { skip: !canWrite });
 
@@ -65,6 +74,25 @@ export function UsersPage() {
     if (!('error' in result)) showToast(t('crud.deleted'), 'success');
     setDeleting(null);
   };
+
+  const confirmPurge = async () => {
+    if (!purging) return;
+    const result = await purgeUserDesktop(purging.id);
+    if (!('error' in result)) showToast(t('users.purgeDesktopDone', { name: purging.name }), 'success');
+    setPurging(null);
+  };
+
+  const purgeButton = (user: TenantUser) => (
+    <Tooltip content={t('users.purgeDesktop')} placement="top">
+      <Button
+        variant="minimal"
+        icon="eraser"
+        aria-label={`${t('users.purgeDesktop')}: ${user.name}`}
+        onClick={() => setPurging(user)}
+        data-testid="row-purge-desktop"
+      />
+    </Tooltip>
+  );
 
   const searching = searchParam !== '';
 
@@ -102,6 +130,20 @@ export function UsersPage() {
             onConfirm={() => void confirmDelete()}
             onCancel={() => setDeleting(null)}
           />
+          <Alert
+            isOpen={purging !== null}
+            intent="warning"
+            icon="eraser"
+            confirmButtonText={t('users.purgeDesktopConfirmButton')}
+            cancelButtonText={t('common.cancel')}
+            loading={purge.isLoading}
+            onConfirm={() => void confirmPurge()}
+            onCancel={() => setPurging(null)}
+            canEscapeKeyCancel={!purge.isLoading}
+            className="user-purge-alert"
+          >
+            <p data-testid="confirm-purge-text">{t('users.purgeDesktopConfirm', { name: purging?.name ?? '' })}</p>
+          </Alert>
         </>
       }
     >
@@ -112,7 +154,7 @@ export function UsersPage() {
             <th>{t('users.email')}</th>
             <th className="crud-col-narrow">{t('users.profile')}</th>
             <th>{t('users.queues')}</th>
-            {canAdmin ? <th className="crud-col-actions">{t('crud.actions')}</th> : null}
+            <th className="crud-col-actions">{t('crud.actions')}</th>
           </tr>
         </thead>
         <tbody>
@@ -149,21 +191,20 @@ export function UsersPage() {
                   </span>
                 )}
               </td>
-              {canAdmin ? (
-                <td className="crud-col-actions">
-                  {user.id === ownId || user.profile === 'superadmin' ? (
-                    <Button
-                      variant="minimal"
-                      icon="edit"
-                      aria-label={`${t('crud.edit')}: ${user.name}`}
-                      onClick={() => setEditing(user)}
-                      data-testid="row-edit"
-                    />
-                  ) : (
-                    <RowActions name={user.name} onEdit={() => setEditing(user)} onDelete={() => setDeleting(user)} />
-                  )}
-                </td>
-              ) : null}
+              <td className="crud-col-actions">
+                {purgeButton(user)}
+                {!canAdmin ? null : user.id === ownId || user.profile === 'superadmin' ? (
+                  <Button
+                    variant="minimal"
+                    icon="edit"
+                    aria-label={`${t('crud.edit')}: ${user.name}`}
+                    onClick={() => setEditing(user)}
+                    data-testid="row-edit"
+                  />
+                ) : (
+                  <RowActions name={user.name} onEdit={() => setEditing(user)} onDelete={() => setDeleting(user)} />
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,4 @@
-import type { BaileysEventMap, proto, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
+import type { BaileysEventMap, Contact, proto, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../core/app-error';
 import type { Logger } from '../../core/logger';
@@ -6,7 +6,13 @@ import type { AdapterContext, SessionChange } from '../adapter-context';
 import {
   ChannelSendError,
   type ChannelAdapter,
+  type ChannelGroup,
+  type ChannelGroupsApi,
+  type GroupEvent,
+  type GroupParticipantAction,
+  type GroupParticipantResult,
   type InboundMessage,
+  type PhoneContact,
   type InteractiveButton,
   type OutboundMedia,
   type OutboundTarget,
@@ -16,7 +22,19 @@ import {
 } from '../channel-adapter';
 import { outboundMediaKind } from '../media-types';
 import { loadBaileys, type BaileysLib, type SocketConfigLike, type WASocketLike } from './baileys-lib';
-import { buttonsAsText, isGroupJid, normaliseInbound, statusOf, targetJid, userOf } from './baileys-messages';
+import {
+  buttonsAsText,
+  groupChangeOf,
+  groupOf,
+  isGroupJid,
+  memberOf,
+  normaliseInbound,
+  participantJid,
+  phoneContactOf,
+  statusOf,
+  targetJid,
+  userOf,
+} from './baileys-messages';
 import { clearAuthState, usePgAuthState, type PgAuthState } from './pg-auth-state';
 
 /** Baileys' DisconnectReason codes the session reacts to. */
@@ -243,6 +261,10 @@ export class BaileysSession {
     await clearAuthState(this.deps.dataSource, this.channelId).catch((err) =>
       this.logger.warn({ err, channelId: this.channelId }, 'baileys auth state not cleared'),
     );
+    // Another phone may pair next: its address book is not this one's.
+    await this.deps.dataSource
+      .query(`DELETE FROM channel_phone_contacts WHERE "channelId" = $1`, [this.channelId])
+      .catch(() => undefined);
     this.deps.sessions.drop(this.channelId, this);
     if (opts.announce) await this.setState('DISCONNECTED', { reason: null });
     else this.state = 'DISCONNECTED';
@@ -366,6 +388,27 @@ export class BaileysSession {
     const update = events['connection.update'];
     if (update) await this.onConnection(generation, sock, update);
     if (generation !== this.generation) return;
+    const contacts = [
+      ...(events['contacts.upsert'] ?? []),
+      ...(events['contacts.update'] ?? []),
+      ...(events['messaging-history.set']?.contacts ?? []),
+    ];
+    if (contacts.length > 0) await this.storeContacts(contacts);
+    if (events['groups.upsert']) await this.onGroupEvent({ kind: 'groups', groups: events['groups.upsert'].map(groupOf) });
+    if (events['groups.update']) {
+      const changes = events['groups.update'].filter((g): g is typeof g & { id: string } => typeof g.id === 'string');
+      if (changes.length > 0) await this.onGroupEvent({ kind: 'groups', groups: changes.map(groupChangeOf) });
+    }
+    const members = events['group-participants.update'];
+    if (members) {
+      await this.onGroupEvent({
+        kind: 'participants',
+        groupId: members.id,
+        action: members.action,
+        participants: (members.participants ?? []).map(memberOf),
+        author: members.authorPn ?? members.author ?? null,
+      });
+    }
     const upsert = events['messages.upsert'];
     if (upsert && upsert.type === 'notify') await this.onMessages(upsert.messages);
     if (events['messages.update']) await this.onUpdates(events['messages.update']);
@@ -546,11 +589,62 @@ export class BaileysSession {
   private async groupName(jid: string): Promise<string | undefined> {
     const known = this.groupNames.get(jid);
     if (known !== undefined) return known || undefined;
-    const name = await withTimeout(this.sock?.groupMetadata?.(jid) ?? Promise.resolve(undefined), 5_000)
+    const name = await withTimeout(this.sock?.groupMetadata(jid) ?? Promise.resolve(undefined), 5_000)
       .then((m) => m?.subject ?? '')
       .catch(() => '');
     this.groupNames.set(jid, name);
     return name || undefined;
+  }
+
+  /** Group membership or details changed: handed to the messaging domain (port `groupEvent`). */
+  private async onGroupEvent(event: DistributiveOmit<GroupEvent, 'channelId' | 'tenantId'>): Promise<void> {
+    if (event.kind === 'groups') for (const g of event.groups) if (g.subject !== undefined) this.groupNames.set(g.id, g.subject);
+    await this.ctx.inbound?.groupEvent?.({ ...event, channelId: this.channelId, tenantId: this.ctx.record.tenantId } as GroupEvent);
+  }
+
+  /**
+   * The phone's contacts as WhatsApp syncs them to a linked device. Baileys 7 keeps no store of
+   * its own (makeInMemoryStore is gone): it emits `contacts.upsert` (address book entries from
+   * the app-state sync: the saved name), `contacts.update` (push names seen on messages) and the
+   * contacts of history sync chunks. They are kept per channel in `channel_phone_contacts`, a
+   * provider table (like the login in channel_auth_state), for POST /contacts/sync to read;
+   * a field an event does not carry keeps its stored value.
+   */
+  private async storeContacts(contacts: Partial<Contact>[]): Promise<void> {
+    const byId = new Map<string, PhoneContact>();
+    for (const c of contacts) {
+      const contact = phoneContactOf(c);
+      if (!contact) continue;
+      const before = byId.get(contact.id);
+      byId.set(contact.id, {
+        id: contact.id,
+        phone: contact.phone ?? before?.phone ?? null,
+        name: contact.name ?? before?.name ?? null,
+        notify: contact.notify ?? before?.notify ?? null,
+      });
+    }
+    if (byId.size === 0) return;
+    const rows = [...byId.values()];
+    await this.deps.dataSource
+      .query(
+        `INSERT INTO channel_phone_contacts ("channelId", jid, phone, name, notify)
+         SELECT $1, u.jid, u.phone, u.name, u.notify FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(jid, phone, name, notify)
+         ON CONFLICT ("channelId", jid) DO UPDATE SET
+           phone = COALESCE(EXCLUDED.phone, channel_phone_contacts.phone),
+           name = COALESCE(EXCLUDED.name, channel_phone_contacts.name),
+           notify = COALESCE(EXCLUDED.notify, channel_phone_contacts.notify),
+           "updatedAt" = now()`,
+        [this.channelId, rows.map((r) => r.id), rows.map((r) => r.phone), rows.map((r) => r.name), rows.map((r) => r.notify)],
+      )
+      .catch((err: unknown) => this.logger.warn({ channelId: this.channelId, reason: messageOf(err) }, 'baileys contacts not stored'));
+  }
+
+  /** The contacts stored for this channel (see storeContacts). */
+  async phoneContacts(): Promise<PhoneContact[]> {
+    return this.deps.dataSource.query(
+      `SELECT jid AS id, phone, name, notify FROM channel_phone_contacts WHERE "channelId" = $1 ORDER BY jid`,
+      [this.channelId],
+    );
   }
 
   private async download(message: WAMessage): Promise<Buffer> {
@@ -642,6 +736,48 @@ export class BaileysSession {
     return { key, message: this.sent.get(providerMessageId) ?? { conversation: '' } };
   }
 
+  // ---------- groups ----------
+
+  /** A group call on the connected socket; WhatsApp's refusal (not an admin, not a member …) is final, a dropped connection retryable. */
+  async groupCall<T>(what: string, call: (sock: WASocketLike) => Promise<T>): Promise<T> {
+    const sock = this.ready();
+    try {
+      return await withTimeout(call(sock), GROUP_CALL_TIMEOUT_MS);
+    } catch (err) {
+      if (err instanceof AppError || err instanceof ChannelSendError) throw err;
+      const code = errorCode(err);
+      const retryable = code === undefined || code === 408 || code === 428 || code === 429 || code >= 500;
+      throw new ChannelSendError(`WhatsApp (${what}): ${groupRefusal(code) ?? messageOf(err)}`, retryable, code);
+    }
+  }
+
+  groupsApi(): ChannelGroupsApi {
+    const toGroup = (g: Parameters<typeof groupOf>[0]): ChannelGroup => {
+      this.groupNames.set(g.id, g.subject ?? '');
+      return groupOf(g);
+    };
+    return {
+      list: () => this.groupCall('listar grupos', async (s) => Object.values(await s.groupFetchAllParticipating()).map(toGroup)),
+      get: (groupId) => this.groupCall('ler grupo', async (s) => toGroup(await s.groupMetadata(groupJid(groupId)))),
+      create: (subject, participants) =>
+        this.groupCall('criar grupo', async (s) => toGroup(await s.groupCreate(subject, participants.map(participantJid)))),
+      setSubject: (groupId, subject) => this.groupCall('alterar título', (s) => s.groupUpdateSubject(groupJid(groupId), subject)),
+      setDescription: (groupId, description) =>
+        this.groupCall('alterar descrição', (s) => s.groupUpdateDescription(groupJid(groupId), description)),
+      setPicture: (groupId, image) => this.groupCall('alterar imagem', (s) => s.updateProfilePicture(groupJid(groupId), image)),
+      updateParticipants: (groupId, participants, action: GroupParticipantAction) =>
+        this.groupCall('alterar participantes', async (s): Promise<GroupParticipantResult[]> => {
+          const answers = await s.groupParticipantsUpdate(groupJid(groupId), participants.map(participantJid), action);
+          return answers.map((a, i) => ({ id: a.jid ?? participantJid(participants[i] ?? ''), status: String(a.status), ok: String(a.status) === '200' }));
+        }),
+      deleteMessage: (groupId, providerMessageId, participant) =>
+        this.groupCall('apagar mensagem', async (s) => {
+          const jid = groupJid(groupId);
+          await s.sendMessage(jid, { delete: { remoteJid: jid, fromMe: false, id: providerMessageId, participant } });
+        }),
+    };
+  }
+
   /** Read receipts for the customer's messages (blue ticks). */
   async markRead(target: OutboundTarget, providerMessageIds: string[]): Promise<void> {
     const sock = this.ready();
@@ -678,6 +814,30 @@ export class BaileysSession {
   }
 }
 
+/** How long one group call (metadata, participants change, creation) may take. */
+const GROUP_CALL_TIMEOUT_MS = 30_000;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const groupJid = (groupId: string): string => (groupId.includes('@') ? groupId : `${groupId}@g.us`);
+
+/** WhatsApp's answers to group calls, in the user's words. */
+function groupRefusal(code: number | undefined): string | null {
+  switch (code) {
+    case 401:
+    case 403:
+      return 'a conexão não é administradora deste grupo (ou não participa dele).';
+    case 404:
+      return 'grupo ou participante não encontrado.';
+    case 406:
+      return 'pedido recusado pelo WhatsApp (valor inválido).';
+    case 409:
+      return 'o participante já está no grupo.';
+    default:
+      return null;
+  }
+}
+
 function invalidContact(): ChannelSendError {
   return new ChannelSendError('Este não é um número válido (não está no WhatsApp).', false, undefined, 'ERR_WAPP_INVALID_CONTACT');
 }
@@ -704,12 +864,29 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  */
 export class BaileysAdapter implements ChannelAdapter {
   readonly type: 'baileys' | 'whatsapp';
+  readonly groups: ChannelGroupsApi;
 
   constructor(
     private readonly ctx: AdapterContext,
     private readonly deps: BaileysDeps,
   ) {
     this.type = ctx.record.type === 'whatsapp' ? 'whatsapp' : 'baileys';
+    const api = (): ChannelGroupsApi => this.session().groupsApi();
+    this.groups = {
+      list: () => api().list(),
+      get: (id) => api().get(id),
+      create: (subject, participants) => api().create(subject, participants),
+      setSubject: (id, subject) => api().setSubject(id, subject),
+      setDescription: (id, description) => api().setDescription(id, description),
+      setPicture: (id, image) => api().setPicture(id, image),
+      updateParticipants: (id, participants, action) => api().updateParticipants(id, participants, action),
+      deleteMessage: (id, messageId, participant) => api().deleteMessage(id, messageId, participant),
+    };
+  }
+
+  /** The phone's contacts this channel has been told about (see BaileysSession.storeContacts). */
+  phoneContacts(): Promise<PhoneContact[]> {
+    return this.session().phoneContacts();
   }
 
   /** This channel's session in this process (created on first use). */
@@ -741,7 +918,9 @@ export class BaileysAdapter implements ChannelAdapter {
 
   sendText(target: OutboundTarget, text: string, opts?: SendOptions): Promise<SendResult> {
     if (!text.trim()) throw new AppError('ERR_VALIDATION', { fields: [{ path: 'body', message: 'é obrigatório' }] });
-    return this.session().send(target, { text }, opts);
+    // Mentions notify the participants even when the text does not name them ("mention all").
+    const mentions = opts?.mentions?.length ? { mentions: opts.mentions.map(participantJid) } : {};
+    return this.session().send(target, { text, ...mentions }, opts);
   }
 
   /** Images and videos with their caption; audio as a file or a voice note (ptt); anything else as a document. */

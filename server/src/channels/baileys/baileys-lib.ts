@@ -4,6 +4,8 @@ import type {
   AnyMessageContent,
   AuthenticationState,
   BaileysEventMap,
+  GroupMetadata,
+  ParticipantAction,
   MiscMessageGenerationOptions,
   WAMessage,
   WAMessageKey,
@@ -27,8 +29,19 @@ export interface WASocketLike {
   end(error: Error | undefined): void | Promise<void>;
   readMessages(keys: WAMessageKey[]): Promise<void>;
   fetchMessageHistory?(count: number, oldestMsgKey: WAMessageKey, oldestMsgTimestamp: number): Promise<string>;
-  groupMetadata?(jid: string): Promise<{ subject?: string }>;
   updateMediaMessage?(message: WAMessage): Promise<WAMessage>;
+  // Groups (Baileys 7 `makeGroupsSocket` / `makeChatsSocket`; same signatures).
+  groupMetadata(jid: string): Promise<GroupMetadata>;
+  groupFetchAllParticipating(): Promise<{ [jid: string]: GroupMetadata }>;
+  groupCreate(subject: string, participants: string[]): Promise<GroupMetadata>;
+  groupUpdateSubject(jid: string, subject: string): Promise<void>;
+  groupUpdateDescription(jid: string, description?: string): Promise<void>;
+  groupParticipantsUpdate(
+    jid: string,
+    participants: string[],
+    action: ParticipantAction,
+  ): Promise<{ status: string; jid: string | undefined; content?: unknown }[]>;
+  updateProfilePicture(jid: string, content: Buffer | { url: string }, dimensions?: { width: number; height: number }): Promise<void>;
 }
 
 /** What the socket factory is given (a subset of Baileys' UserFacingSocketConfig). */

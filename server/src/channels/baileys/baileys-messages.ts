@@ -1,5 +1,5 @@
-import type { proto, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
-import type { InboundMessage, InteractiveButton, OutboundTarget, StatusUpdate } from '../channel-adapter';
+import type { Contact, GroupMetadata, GroupParticipant, proto, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
+import type { ChannelGroup, GroupMember, InboundMessage, InteractiveButton, OutboundTarget, PhoneContact, StatusUpdate } from '../channel-adapter';
 
 /**
  * Pure mapping between Baileys' message shapes and the platform's (no socket, no database):
@@ -133,6 +133,11 @@ export function normaliseInbound(msg: WAMessage, ctx: NormaliseContext): Inbound
     : { ...identityOf(remoteJid, (key as WAMessageKey).remoteJidAlt), name: msg.pushName ?? undefined };
   const senderName = msg.pushName || userOf((key as WAMessageKey).participantAlt ?? participant) || 'Participante';
   const prefix = isGroup ? `${senderName}: ` : '';
+  const participantPn = [(key as WAMessageKey).participantAlt, participant].find((j) => isPnJid(j));
+  const sender = (text: string): Pick<InboundMessage, 'groupSender'> =>
+    isGroup && participant
+      ? { groupSender: { id: participant, ...(participantPn ? { phone: userOf(participantPn) } : {}), name: msg.pushName ?? undefined, text } }
+      : {};
   const base = {
     channelId: ctx.channelId,
     tenantId: ctx.tenantId,
@@ -174,6 +179,7 @@ export function normaliseInbound(msg: WAMessage, ctx: NormaliseContext): Inbound
   ): InboundMessage => ({
     ...base,
     ...quoted,
+    ...sender(m.caption ?? ''),
     type,
     body: withBody(m.caption ?? ''),
     media: {
@@ -183,8 +189,11 @@ export function normaliseInbound(msg: WAMessage, ctx: NormaliseContext): Inbound
     },
   });
 
-  if (content.conversation != null) return { ...base, ...quoted, type: 'chat', body: withBody(content.conversation) };
-  if (content.extendedTextMessage) return { ...base, ...quoted, type: 'chat', body: withBody(content.extendedTextMessage.text ?? '') };
+  if (content.conversation != null) return { ...base, ...quoted, ...sender(content.conversation), type: 'chat', body: withBody(content.conversation) };
+  if (content.extendedTextMessage) {
+    const text = content.extendedTextMessage.text ?? '';
+    return { ...base, ...quoted, ...sender(text), type: 'chat', body: withBody(text) };
+  }
   if (content.imageMessage) return media('image', content.imageMessage);
   if (content.videoMessage) return media('video', content.videoMessage);
   if (content.audioMessage) return media('audio', content.audioMessage);
@@ -216,4 +225,61 @@ export function normaliseInbound(msg: WAMessage, ctx: NormaliseContext): Inbound
     content.listResponseMessage?.singleSelectReply?.selectedRowId;
   if (reply != null) return { ...base, ...quoted, type: 'button', body: withBody(reply) };
   return { ...base, ...quoted, type: 'unsupported', body: withBody('[mensagem não suportada]') };
+}
+
+// ---------- groups and contacts ----------
+
+/** A participant as Baileys 7 reports it (an object with `id`, `phoneNumber`, `admin`; older versions sent bare JIDs). */
+export function memberOf(participant: GroupParticipant | string): GroupMember {
+  if (typeof participant === 'string') return { id: participant, phone: isPnJid(participant) ? userOf(participant) : null, admin: null };
+  const pn = [participant.phoneNumber, participant.id].find((j) => isPnJid(j));
+  const admin = participant.admin ?? (participant.isSuperAdmin ? 'superadmin' : participant.isAdmin ? 'admin' : null);
+  return { id: participant.id, phone: pn ? userOf(pn) : null, admin };
+}
+
+/** Baileys' GroupMetadata as the port's ChannelGroup. */
+export function groupOf(meta: GroupMetadata): ChannelGroup {
+  return {
+    id: meta.id,
+    subject: meta.subject ?? '',
+    description: meta.desc ?? null,
+    owner: meta.ownerPn ?? meta.owner ?? null,
+    announce: meta.announce === true,
+    restrict: meta.restrict === true,
+    participants: (meta.participants ?? []).map(memberOf),
+  };
+}
+
+/** A partial GroupMetadata (`groups.update`) with only the fields it carries. */
+export function groupChangeOf(meta: Partial<GroupMetadata> & { id: string }): Partial<ChannelGroup> & { id: string } {
+  const change: Partial<ChannelGroup> & { id: string } = { id: meta.id };
+  if (meta.subject !== undefined) change.subject = meta.subject;
+  if (meta.desc !== undefined) change.description = meta.desc ?? null;
+  if (meta.announce !== undefined) change.announce = meta.announce === true;
+  if (meta.restrict !== undefined) change.restrict = meta.restrict === true;
+  if (meta.participants !== undefined) change.participants = meta.participants.map(memberOf);
+  return change;
+}
+
+/** A participant given as digits or a JID, as the JID Baileys takes. */
+export function participantJid(participant: string): string {
+  const p = participant.trim();
+  return p.includes('@') ? p : `${p.replace(/\D/g, '')}@${PN_SERVER}`;
+}
+
+/**
+ * A contact of `contacts.upsert` / `contacts.update` / a history sync as a PhoneContact, or null
+ * for what is not a person (groups, broadcasts, newsletters). The phone is the PN JID's digits,
+ * from `id` or (LID contacts) `phoneNumber`.
+ */
+export function phoneContactOf(contact: Partial<Contact>): PhoneContact | null {
+  if (!contact.id) return null;
+  if (!isPnJid(contact.id) && !isLidJid(contact.id)) return null;
+  const pn = [contact.id, contact.phoneNumber].find((j) => isPnJid(j));
+  return {
+    id: contact.id,
+    phone: pn ? userOf(pn) : null,
+    name: contact.name?.trim() || null,
+    notify: contact.notify?.trim() || contact.verifiedName?.trim() || null,
+  };
 }

@@ -25,7 +25,7 @@ import { CREDS_KEY } from './pg-auth-state';
  */
 
 const FAKE = path.resolve('tests/fakes/baileys-socket.fake.ts');
-const FAST: Partial<BaileysTimings> = { backoffBaseMs: 40, backoffMaxMs: 160, maxReconnects: 3, maxQrCodes: 3, connectWaitMs: 3_000 };
+const FAST: Partial<BaileysTimings> = { backoffBaseMs: 40, backoffMaxMs: 160, maxReconnects: 3, maxQrCodes: 3, connectWaitMs: 10_000 }; // connect() answers as soon as a QR or the session shows; 3 s was passed once under CI load (it answered OPENING)
 let server: TestServer;
 let tenantId: number;
 

@@ -179,6 +179,79 @@ describe('WabaAdapter sends against the Graph API', () => {
     expect(fake.sentMessages().at(-1).template.components).toBeUndefined();
   });
 
+  it('sendTemplate sends header and URL button variables; paused, unknown and closed-window refusals are final, in Portuguese', async () => {
+    const { a } = adapter();
+    await a.sendTemplate(target, {
+      name: 'pedido_enviado',
+      language: 'pt_BR',
+      header: ['#9'],
+      variables: ['Ana', 'Recife'],
+      buttons: [{ index: 0, text: 'XYZ' }],
+    });
+    expect(fake.sentMessages().at(-1).template.components).toEqual([
+      { type: 'header', parameters: [{ type: 'text', text: '#9' }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: 'Ana' },
+          { type: 'text', text: 'Recife' },
+        ],
+      },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'XYZ' }] },
+    ]);
+    for (const [name, reason, code] of [
+      ['promo_pausada', 'Modelo pausado pela Meta.', '132015'],
+      ['aviso_rejeitado', 'Modelo não encontrado ou não aprovado.', '132001'],
+      ['nao_existe', 'Modelo não encontrado ou não aprovado.', '132001'],
+    ]) {
+      const err = await a.sendTemplate(target, { name, language: 'pt_BR', variables: [] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ChannelSendError);
+      expect(err).toMatchObject({ message: reason, retryable: false, providerCode: code, providerStatus: 400 });
+    }
+    fake.closedWindows.add(target.to);
+    try {
+      const err = await a.sendText(target, 'Oi').catch((e: unknown) => e);
+      expect(err).toMatchObject({ retryable: false, providerCode: '131047' });
+      expect((err as Error).message).toContain('janela de 24 horas');
+      await a.sendTemplate(target, { name: 'hello_world', language: 'en_US', variables: [] });
+    } finally {
+      fake.closedWindows.delete(target.to);
+    }
+  });
+
+  it('sendTemplate sends a media header as its image, video or document parameter; without it Meta refuses (132012), in Portuguese', async () => {
+    const { a } = adapter();
+    const link = 'https://cdn.example.com/oferta.png';
+    await a.sendTemplate(target, {
+      name: 'oferta_imagem',
+      language: 'pt_BR',
+      variables: ['Ana'],
+      headerMedia: { format: 'IMAGE', link },
+    });
+    expect(fake.sentMessages().at(-1).template.components).toEqual([
+      { type: 'header', parameters: [{ type: 'image', image: { link } }] },
+      { type: 'body', parameters: [{ type: 'text', text: 'Ana' }] },
+    ]);
+    await a.sendTemplate(target, {
+      name: 'boleto_documento',
+      language: 'pt_BR',
+      variables: [],
+      headerMedia: { format: 'DOCUMENT', link: 'https://cdn.example.com/b.pdf', filename: 'b.pdf' },
+    });
+    expect(fake.sentMessages().at(-1).template.components).toEqual([
+      {
+        type: 'header',
+        parameters: [{ type: 'document', document: { link: 'https://cdn.example.com/b.pdf', filename: 'b.pdf' } }],
+      },
+    ]);
+    const err = await a
+      .sendTemplate(target, { name: 'oferta_imagem', language: 'pt_BR', variables: ['Ana'] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChannelSendError);
+    expect(err).toMatchObject({ retryable: false, providerCode: '132012', providerStatus: 400 });
+    expect((err as Error).message).toContain('mídia do cabeçalho');
+  });
+
   it('sendReaction reacts to a message id', async () => {
     const { a } = adapter();
     await a.sendReaction(target, 'wamid.TARGET', '👍');
@@ -198,7 +271,7 @@ describe('WabaAdapter sends against the Graph API', () => {
   it('lists templates and downloads media with the bearer token', async () => {
     const { a } = adapter();
     const templates = await a.listTemplates();
-    expect(templates.map((t) => t.name)).toEqual(['boas_vindas', 'hello_world']);
+    expect(templates.map((t) => t.name)).toEqual(fake.templates.map((t) => t.name));
     const id = fake.addMedia(Buffer.from('imagem'), 'image/png');
     const media = await a.downloadMedia(id);
     expect(media.buffer.toString()).toBe('imagem');

@@ -26,6 +26,25 @@ export const WABA_INTERACTIVE_BODY_MAX = 1024;
 /** Largest media the Cloud API carries (documents, 100 MB). */
 export const WABA_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
 const TEMPLATE_PAGES_MAX = 20;
+/** Cloud API refusals of a template send, as the agent reads them. */
+const TEMPLATE_REFUSALS: Record<string, string> = {
+  '132015': 'Modelo pausado pela Meta.',
+  '132016': 'Modelo desativado pela Meta.',
+  '132001': 'Modelo não encontrado ou não aprovado.',
+  '132000': 'As variáveis enviadas não conferem com as do modelo; sincronize os modelos.',
+  '132012': 'O formato das variáveis não confere com o modelo (por exemplo, a mídia do cabeçalho); sincronize os modelos.',
+};
+
+/** A media header's parameter: `{type: 'image', image: {link}}`, or video, or document with its file name. */
+function headerMediaParameter(media: NonNullable<TemplateSend['headerMedia']>): Record<string, unknown> {
+  const type = media.format.toLowerCase();
+  return {
+    type,
+    [type]: { link: media.link, ...(media.format === 'DOCUMENT' && media.filename ? { filename: media.filename } : {}) },
+  };
+}
+/** Free-form message outside the 24-hour customer service window (Cloud API 131047). */
+export const WABA_WINDOW_CLOSED_REASON = 'Fora da janela de 24 horas: o cliente não escreve há mais de 24 horas; envie um modelo.';
 
 export interface WabaSettings {
   phoneNumberId: string;
@@ -183,15 +202,29 @@ export class WabaAdapter implements ChannelAdapter {
     );
   }
 
-  sendTemplate(target: OutboundTarget, template: TemplateSend): Promise<SendResult> {
-    const components =
-      template.variables.length > 0
-        ? [{ type: 'body', parameters: template.variables.map((text) => ({ type: 'text', text })) }]
-        : undefined;
-    return this.sendMessage(target, {
-      type: 'template',
-      template: { name: template.name, language: { code: template.language }, ...(components ? { components } : {}) },
-    });
+  /**
+   * A template message: header, body and URL-button variables as the Cloud API's components
+   * (none without variables). A paused or unknown/unapproved template is a final refusal with
+   * its Portuguese reason (132015, 132001).
+   */
+  async sendTemplate(target: OutboundTarget, template: TemplateSend): Promise<SendResult> {
+    const text = (values: string[]) => values.map((value) => ({ type: 'text', text: value }));
+    const components: Record<string, unknown>[] = [];
+    if (template.headerMedia) components.push({ type: 'header', parameters: [headerMediaParameter(template.headerMedia)] });
+    else if (template.header?.length) components.push({ type: 'header', parameters: text(template.header) });
+    if (template.variables.length > 0) components.push({ type: 'body', parameters: text(template.variables) });
+    for (const b of template.buttons ?? [])
+      components.push({ type: 'button', sub_type: 'url', index: String(b.index), parameters: text([b.text]) });
+    try {
+      return await this.sendMessage(target, {
+        type: 'template',
+        template: { name: template.name, language: { code: template.language }, ...(components.length ? { components } : {}) },
+      });
+    } catch (err) {
+      const reason = err instanceof ChannelSendError && err.providerCode ? TEMPLATE_REFUSALS[err.providerCode] : undefined;
+      if (!reason || !(err instanceof ChannelSendError)) throw err;
+      throw new ChannelSendError(reason, false, err.providerStatus, err.providerCode);
+    }
   }
 
   /** An empty emoji removes the reaction (Cloud API semantics). */
@@ -245,15 +278,22 @@ export class WabaAdapter implements ChannelAdapter {
   }
 
   private async sendMessage(target: OutboundTarget, message: Record<string, unknown>, opts?: SendOptions): Promise<SendResult> {
-    const answer = await this.graph.call<SendAnswer>('POST', `/${this.settings.phoneNumberId}/messages`, {
-      json: {
-        messaging_product: 'whatsapp',
-        recipient_type: 'individual',
-        to: target.to,
-        ...(opts?.quotedProviderMessageId ? { context: { message_id: opts.quotedProviderMessageId } } : {}),
-        ...message,
-      },
-    });
+    const answer = await this.graph
+      .call<SendAnswer>('POST', `/${this.settings.phoneNumberId}/messages`, {
+        json: {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: target.to,
+          ...(opts?.quotedProviderMessageId ? { context: { message_id: opts.quotedProviderMessageId } } : {}),
+          ...message,
+        },
+      })
+      .catch((err: unknown) => {
+        // Meta refuses free-form messages outside the 24-hour window: final, the agent must send a template.
+        if (err instanceof ChannelSendError && err.providerCode === '131047')
+          throw new ChannelSendError(WABA_WINDOW_CLOSED_REASON, false, err.providerStatus, err.providerCode);
+        throw err;
+      });
     const id = answer.messages?.[0]?.id;
     // Accepted without an id should not happen; retrying could duplicate the message, so it is final.
     if (!id) throw new ChannelSendError('Graph API: envio aceito sem id de mensagem', false);

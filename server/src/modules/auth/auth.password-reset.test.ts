@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmtpCapture, type CapturedMail } from '../../../../tests/fakes/smtp-capture';
 import { loginBody } from '../../../../tests/helpers/captcha';
 import { startTestServer, type TestServer } from '../../../../tests/helpers/test-server';
 import { movableClock } from './auth.test-support';
@@ -9,52 +8,11 @@ import { movableClock } from './auth.test-support';
 const PUBLIC_URL = 'https://atende.test.example';
 const RESET_TTL = 900;
 
-interface CapturedMail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-/** A real SMTP server on a loopback port; every delivered mail is decoded and kept. */
-const mails: CapturedMail[] = [];
-let smtp: SMTPServer;
+const smtp = new SmtpCapture();
+const mails = smtp.mails;
+const waitForMail = (to: string) => smtp.waitForMail(to);
 const clock = movableClock();
 let server: TestServer;
-
-function decodeQuotedPrintable(value: string): string {
-  const bytes: number[] = [];
-  const text = value.replace(/=\r?\n/g, '');
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3);
-    if (text[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(text[i]));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-function parseMail(raw: string, to: string[]): CapturedMail {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
-  const header = (name: string) => head.match(new RegExp(`^${name}:\\s*(.*)$`, 'im'))?.[1] ?? '';
-  const subject = header('Subject').replace(/=\?utf-8\?q\?(.*?)\?=/gi, (_m, q: string) =>
-    decodeQuotedPrintable(q.replace(/_/g, ' ')),
-  );
-  const text = /quoted-printable/i.test(header('Content-Transfer-Encoding')) ? decodeQuotedPrintable(body) : body;
-  return { to, subject: subject.replace(/\?=\s+=\?/g, ''), text };
-}
-
-async function waitForMail(to: string, timeoutMs = 10_000): Promise<CapturedMail> {
-  const started = Date.now();
-  for (;;) {
-    const mail = mails.find((m) => m.to.includes(to));
-    if (mail) return mail;
-    if (Date.now() - started > timeoutMs) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const linkPattern = new RegExp(`${PUBLIC_URL.replace(/[.]/g, '\\.')}/#/reset/([A-Za-z0-9_-]+)`);
 const tokenOf = (mail: CapturedMail): string => {
@@ -64,26 +22,8 @@ const tokenOf = (mail: CapturedMail): string => {
 };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push(
-          parseMail(
-            Buffer.concat(chunks).toString('utf8'),
-            session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          ),
-        );
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const port = (smtp.server.address() as AddressInfo).port;
+  await smtp.start();
+  const port = smtp.port;
   server = await startTestServer(
     {
       SMTP_URL: `smtp://127.0.0.1:${port}`,
@@ -97,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp.stop();
 });
 
 const requestReset = (email: string, headers: Record<string, string> = {}) =>

@@ -32,6 +32,8 @@ interface UserRow extends UserForLogin {
   passwordHash: string;
   tokenVersion: number;
   tenantStatus: string;
+  /** The tenant came from sign-up and its e-mail is not confirmed yet. */
+  emailPending: boolean;
 }
 
 interface RefreshRow {
@@ -71,7 +73,8 @@ async function updateReturning<T = unknown>(tx: EntityManager, sql: string, para
 }
 
 const USER_COLUMNS = `u.id, u."tenantId", u.name, u.email, u."passwordHash", u.profile, u.queues, u."allowedConnections",
-  u."blockVoice", u.configs, u."tokenVersion", t.status AS "tenantStatus"`;
+  u."blockVoice", u.configs, u."tokenVersion", t.status AS "tenantStatus",
+  EXISTS (SELECT 1 FROM signups s WHERE s."tenantId" = t.id AND s."confirmedAt" IS NULL) AS "emailPending"`;
 
 /**
  * Login, refresh-token rotation, logout and password reset (spec sections 4, 5, 7 and 8).
@@ -95,6 +98,8 @@ export class AuthService {
       throw new AppError('ERR_INVALID_CREDENTIALS');
     }
     if (!(await verifyPassword(input.password, user.passwordHash))) throw new AppError('ERR_INVALID_CREDENTIALS');
+    // After the password: the answer must not tell a stranger which e-mails await confirmation.
+    if (user.emailPending && user.profile !== 'superadmin') throw new AppError('ERR_TENANT_EMAIL_NOT_CONFIRMED');
     if (user.tenantStatus !== 'active' && user.profile !== 'superadmin') throw new AppError('ERR_TENANT_INACTIVE');
 
     const now = this.deps.clock.now();

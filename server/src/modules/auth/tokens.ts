@@ -9,6 +9,11 @@ export interface AccessClaims {
   tid: number; // tenant id
   sid: string; // auth session id
   profile: Profile;
+  /**
+   * Support access (issue #17): the platform super administrator `by` acting in this tenant
+   * through support session `id`. Such a token is never refreshed and dies with its session.
+   */
+  sup?: { id: number; by: number };
 }
 
 /**

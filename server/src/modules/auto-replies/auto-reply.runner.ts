@@ -35,7 +35,8 @@ export async function runAutoReply(
   event: InboundEvent,
   now: Date,
 ): Promise<'handled' | undefined> {
-  if (event.ticket.isGroup || event.ticket.userId !== null) return undefined;
+  // A ticket routed by an opening hook (a campaign answer in the campaign's queue) is not the bot's.
+  if (event.ticket.isGroup || event.ticket.userId !== null || event.ticket.routed) return undefined;
   // Most messages are of tickets no bot waits in: one read, no transaction.
   if (!event.ticket.created) {
     const [row] = (await deps.dataSource.query(`SELECT "stepAutoReplyId" FROM tickets WHERE id = $1 AND "tenantId" = $2`, [

@@ -471,8 +471,8 @@ describe('DELETE /whatsapp/:whatsappId', () => {
   });
 });
 
-describe('GET /whatsapp/:whatsappId/templates', () => {
-  it('lists the business account templates (every page) for admins and supervisors', async () => {
+describe('GET /whatsapp/:whatsappId/templates and POST .../templates/sync', () => {
+  it('syncs the business account templates (every page) for admins and supervisors; GET answers the stored list', async () => {
     const a = await bed.server.createTenantWithUsers();
     const ch = await createWabaChannel(bed, a.users.admin.token);
     const saved = bed.fake.templates;
@@ -485,16 +485,28 @@ describe('GET /whatsapp/:whatsappId/templates', () => {
       components: [{ type: 'BODY', text: i === 0 ? 'Oi {{1}}, pedido {{2}}' : 'Oi' }],
     }));
     try {
+      expect((await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users.admin.token })).body).toEqual([]);
       for (const profile of ['admin', 'super'] as const) {
-        const res = await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users[profile].token });
-        expect(res.status).toBe(200);
-        expect(res.body).toHaveLength(130);
-        expect(res.body[0]).toMatchObject({
+        const res = await req('POST', `/whatsapp/${ch.id}/templates/sync`, { token: a.users[profile].token });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.templates).toHaveLength(130);
+        expect(res.body.counts).toEqual(
+          profile === 'admin'
+            ? { total: 130, created: 130, updated: 0, removed: 0 }
+            : { total: 130, created: 0, updated: 130, removed: 0 },
+        );
+        const list = await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users[profile].token });
+        expect(list.status).toBe(200);
+        expect(list.body).toHaveLength(130);
+        expect(list.body.find((t: any) => t.name === 'modelo_0')).toMatchObject({
           id: '5000',
           name: 'modelo_0',
           language: 'pt_BR',
           status: 'APPROVED',
+          category: 'UTILITY',
           bodyVariables: 2,
+          variables: { header: 0, body: 2, buttons: 0 },
+          syncedAt: expect.any(String),
         });
       }
     } finally {
@@ -504,27 +516,74 @@ describe('GET /whatsapp/:whatsappId/templates', () => {
     expect(call?.headers.authorization).toBe(`Bearer ${bed.fake.token}`);
   });
 
+  it('a new sync updates changed templates, adds new ones and removes the ones Meta no longer lists', async () => {
+    const a = await bed.server.createTenantWithUsers();
+    const ch = await createWabaChannel(bed, a.users.admin.token);
+    const saved = bed.fake.templates;
+    try {
+      const first = await req('POST', `/whatsapp/${ch.id}/templates/sync`, { token: a.users.admin.token });
+      expect(first.body.counts).toMatchObject({ total: saved.length, created: saved.length, removed: 0 });
+      expect(first.body.templates.find((t: any) => t.name === 'pedido_enviado')).toMatchObject({
+        variables: { header: 1, body: 2, buttons: 1 },
+      });
+      bed.fake.templates = [
+        { ...saved[0], status: 'PAUSED' },
+        { id: '9001', name: 'novo_modelo', language: 'es', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hola' }] },
+      ];
+      const second = await req('POST', `/whatsapp/${ch.id}/templates/sync`, { token: a.users.super.token });
+      expect(second.body.counts).toEqual({ total: 2, created: 1, updated: 1, removed: saved.length - 1 });
+      const list = await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users.admin.token });
+      expect(list.body.map((t: any) => [t.name, t.language, t.status])).toEqual([
+        [saved[0].name, saved[0].language, 'PAUSED'],
+        ['novo_modelo', 'es', 'APPROVED'],
+      ]);
+    } finally {
+      bed.fake.templates = saved;
+    }
+  });
+
+  it('GET ?refresh=1 syncs first when nothing is stored', async () => {
+    const a = await bed.server.createTenantWithUsers();
+    const ch = await createWabaChannel(bed, a.users.admin.token);
+    const res = await req('GET', `/whatsapp/${ch.id}/templates?refresh=1`, { token: a.users.super.token });
+    expect(res.status).toBe(200);
+    expect(res.body.map((t: any) => t.name)).toContain('boas_vindas');
+    const rows = await bed.server.deps.dataSource.query(`SELECT count(*)::int AS n FROM message_templates WHERE "channelId" = $1`, [ch.id]);
+    expect(rows[0].n).toBe(bed.fake.templates.length);
+  });
+
   it('answers Graph failures clearly: 4xx as ERR_WABA_INVALID_DATA, 5xx as ERR_CHANNEL_UNAVAILABLE', async () => {
     const a = await bed.server.createTenantWithUsers();
     const ch = await createWabaChannel(bed, a.users.admin.token);
     bed.fake.failNext({ status: 400, error: { message: '(#100) Invalid WABA id', code: 100 } }, { path: 'message_templates' });
-    const bad = await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users.admin.token });
+    const bad = await req('POST', `/whatsapp/${ch.id}/templates/sync`, { token: a.users.admin.token });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_WABA_INVALID_DATA');
     expect(bad.body.message).toContain('Invalid WABA id');
     bed.fake.failNext({ status: 503 }, { path: 'message_templates' });
-    const down = await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users.admin.token });
+    const down = await req('GET', `/whatsapp/${ch.id}/templates?refresh=1`, { token: a.users.admin.token });
     expect(down.status).toBe(503);
     expect(down.body.error).toBe('ERR_CHANNEL_UNAVAILABLE');
   });
 
-  it('another tenant 404, agent 403, no token 401', async () => {
+  it('another tenant 404, agent 403, no token 401, a channel that is not WABA 400', async () => {
     const a = await bed.server.createTenantWithUsers();
     const b = await bed.server.createTenantWithUsers();
     const ch = await createWabaChannel(bed, a.users.admin.token);
-    expect((await req('GET', `/whatsapp/${ch.id}/templates`, { token: b.users.admin.token })).status).toBe(404);
-    expect((await req('GET', `/whatsapp/${ch.id}/templates`, { token: a.users.user.token })).status).toBe(403);
-    expect((await req('GET', `/whatsapp/${ch.id}/templates`)).status).toBe(401);
+    for (const [method, url] of [
+      ['GET', `/whatsapp/${ch.id}/templates`],
+      ['POST', `/whatsapp/${ch.id}/templates/sync`],
+    ] as const) {
+      expect((await req(method, url, { token: b.users.admin.token })).status).toBe(404);
+      expect((await req(method, url, { token: a.users.user.token })).status).toBe(403);
+      expect((await req(method, url)).status).toBe(401);
+    }
+    const other = await req('POST', '/whatsapp', { token: a.users.admin.token, body: { type: 'baileys', name: 'Celular' } });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const refused = await req('POST', `/whatsapp/${other.body.id}/templates/sync`, { token: a.users.admin.token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('ERR_CHANNEL_OPERATION_UNSUPPORTED');
+    expect(refused.body.message).toBe('Modelos de mensagem existem apenas em conexões WABA.');
   });
 });
 

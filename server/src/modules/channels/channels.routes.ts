@@ -16,7 +16,8 @@ import { ChannelsService } from './channels.service';
  * Channels (anchor paths, docs/api.md "Channels"). Each route: auth -> validate(zod) -> handler.
  *   GET    /whatsapp, /whatsapp/              list                  200 [ChannelDto]
  *   GET    /whatsapp/:whatsappId              one                   200 ChannelDto
- *   GET    /whatsapp/:whatsappId/templates    WABA message templates 200 [MessageTemplateDto]
+ *   GET    /whatsapp/:whatsappId/templates    stored WABA message templates (?refresh=1: sync when none)  200 [StoredTemplateDto]
+ *   POST   /whatsapp/:whatsappId/templates/sync   sync them from the business account  200 TemplateSyncResult
  *   POST   /whatsapp                          create                201 ChannelDto
  *   PUT    /whatsapp/:whatsappId              configure             200 ChannelDto
  *   PUT    /whatsapp/:whatsappId/default      make it the default   200 ChannelDto
@@ -65,7 +66,11 @@ export function channelsRoutes(deps: AppDeps): Router {
     ctx.body = await channels.create(authOf(ctx), ctx.input);
   });
   router.get('/whatsapp/:whatsappId/templates', auth, async (ctx: AppContext) => {
-    ctx.body = await channels.templates(authOf(ctx), id(ctx));
+    const refresh = ctx.query.refresh === '1' || ctx.query.refresh === 'true';
+    ctx.body = await channels.templates(authOf(ctx), id(ctx), { refresh });
+  });
+  router.post('/whatsapp/:whatsappId/templates/sync', auth, async (ctx: AppContext) => {
+    ctx.body = await channels.syncTemplates(authOf(ctx), id(ctx));
   });
   router.put('/whatsapp/:whatsappId/default', auth, async (ctx: AppContext) => {
     ctx.body = await channels.setDefault(authOf(ctx), id(ctx));

@@ -13,24 +13,26 @@ import {
   type ChannelEventPayload,
   type CreateChannelInput,
   type GenerativeChatInput,
-  type MessageTemplateDto,
   type UpdateChannelInput,
 } from '@shared/schemas/channels';
+import type { StoredTemplateDto, TemplateSyncResult } from '@shared/schemas/templates';
 import { ChannelSendError } from '../../channels/channel-adapter';
 import { toChannelRecord, type ChannelRow } from '../../channels/channel-row';
 import { providerOf } from '../../channels/providers';
-import { hasTemplates } from '../../channels/waba/waba-adapter';
+import { hasTemplates, type WabaMessageTemplate } from '../../channels/waba/waba-adapter';
 import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
-import { SUPERADMIN_PROFILES, SUPERVISOR_PROFILES, assertSameTenant, requireProfile } from '../../core/policy';
+import { requirePlatformSuperadmin } from '../../core/platform';
+import { SUPERVISOR_PROFILES, assertSameTenant, requireProfile } from '../../core/policy';
 import { lockTenant, type Queryable } from '../../core/tenant-catalog';
 import { uniqueViolationOf } from '../../db/pg-errors';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
 import { channelPolicy } from './channels.policy';
 import { presentChannel } from './channels.presenter';
+import { presentTemplate, saveSyncedTemplates, storedTemplates } from '../templates/template-store';
 
-type ChannelsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config' | 'channels'>;
+type ChannelsDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config' | 'channels' | 'clock'>;
 
 /** Behaviour columns a create or an update writes as given. */
 const BEHAVIOUR_COLUMNS = [
@@ -73,7 +75,8 @@ export class ChannelsService {
 
   /** GET /admin/channels: every tenant's channels (superadmin), by tenant then name. */
   async listAllTenants(auth: AuthContext): Promise<AdminChannelDto[]> {
-    requireProfile(auth, SUPERADMIN_PROFILES);
+    // The platform's super administrator (tenant 1), not any `superadmin` profile (LESSONS item 6).
+    requirePlatformSuperadmin(auth);
     const rows: (ChannelRow & { tenantName: string })[] = await this.deps.dataSource.query(
       `SELECT c.*, t.name AS "tenantName" FROM channels c JOIN tenants t ON t.id = c."tenantId"
         ORDER BY lower(t.name), t.id, lower(c.name), c.id`,
@@ -83,7 +86,8 @@ export class ChannelsService {
 
   /** POST /admin/channels: the superadmin creates a channel for a tenant, within that tenant's plan. */
   async createForTenant(auth: AuthContext, input: AdminCreateChannelInput): Promise<AdminChannelDto> {
-    requireProfile(auth, SUPERADMIN_PROFILES);
+    // The platform's super administrator (tenant 1), not any `superadmin` profile (LESSONS item 6).
+    requirePlatformSuperadmin(auth);
     const { tenantId, ...body } = input;
     const [tenant]: { id: number; name: string }[] = await this.deps.dataSource.query(
       `SELECT id, name FROM tenants WHERE id = $1`,
@@ -344,32 +348,49 @@ export class ChannelsService {
     });
   }
 
-  /** GET /whatsapp/{whatsappId}/templates: the business account's message templates (waba). */
-  async templates(auth: AuthContext, id: number): Promise<MessageTemplateDto[]> {
+  /**
+   * GET /whatsapp/{whatsappId}/templates: the channel's stored message templates (waba), as the
+   * last sync left them. `refresh` syncs first when none is stored yet.
+   */
+  async templates(auth: AuthContext, id: number, opts: { refresh?: boolean } = {}): Promise<StoredTemplateDto[]> {
     const row = channelPolicy.authorizeRow(auth, 'read', await findChannel(this.deps.dataSource, id));
-    const adapter = this.deps.channels.adapterFor(toChannelRecord(row));
-    if (!hasTemplates(adapter)) {
-      throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
-        message: 'Modelos de mensagem existem apenas em conexões WABA.',
-      });
-    }
+    this.templateAdapter(row);
+    const stored = await storedTemplates(this.deps.dataSource, row.tenantId, row.id);
+    if (stored.length === 0 && opts.refresh) return (await this.syncTemplates(auth, id)).templates;
+    return stored.map(presentTemplate);
+  }
+
+  /**
+   * POST /whatsapp/{whatsappId}/templates/sync: reads every template of the business account
+   * (Graph API) and stores them: new ones added, known ones updated, the ones Meta no longer
+   * lists removed. Admins and supervisors of the tenant.
+   */
+  async syncTemplates(auth: AuthContext, id: number): Promise<TemplateSyncResult> {
+    const row = channelPolicy.authorizeRow(auth, 'read', await findChannel(this.deps.dataSource, id));
+    const adapter = this.templateAdapter(row);
+    let listed: WabaMessageTemplate[];
     try {
-      const templates = await adapter.listTemplates();
-      return templates.map((t) => ({
-        id: t.id,
-        name: t.name,
-        language: t.language,
-        status: t.status,
-        category: t.category,
-        bodyVariables: bodyVariableCount(t.components),
-        components: t.components,
-      }));
+      listed = await adapter.listTemplates();
     } catch (err) {
       if (!(err instanceof ChannelSendError)) throw err;
       if (err.retryable)
         throw new AppError('ERR_CHANNEL_UNAVAILABLE', { message: `O provedor da conexão não respondeu: ${err.message}` });
       throw new AppError('ERR_WABA_INVALID_DATA', { message: `Ops! Dados WABA incorretos: ${err.message}` });
     }
+    const now = this.deps.clock.now();
+    const counts = await this.deps.dataSource.transaction((tx) => saveSyncedTemplates(tx, row.tenantId, row.id, listed, now));
+    const templates = (await storedTemplates(this.deps.dataSource, row.tenantId, row.id)).map(presentTemplate);
+    return { templates, counts };
+  }
+
+  private templateAdapter(row: ChannelRow) {
+    const adapter = this.deps.channels.adapterFor(toChannelRecord(row));
+    if (!hasTemplates(adapter)) {
+      throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+        message: 'Modelos de mensagem existem apenas em conexões WABA.',
+      });
+    }
+    return adapter;
   }
 
   /** POST|PUT /whatsappsession/{whatsappId}: (re)starts the session; answers the channel after the attempt. */
@@ -494,11 +515,4 @@ function pick<K extends string>(input: Partial<Record<K, unknown>>, keys: readon
   const out: Partial<Record<K, string>> = {};
   for (const k of keys) if (typeof input[k] === 'string') out[k] = input[k] as string;
   return out;
-}
-
-/** Highest {{n}} of the BODY component: how many variables a template send must carry. */
-function bodyVariableCount(components: { type?: string; text?: string }[]): number {
-  const body = components.find((c) => String(c.type).toUpperCase() === 'BODY');
-  const numbers = [...(body?.text ?? '').matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => Number(m[1]));
-  return numbers.length ? Math.max(...numbers) : 0;
 }

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCKET_EVENTS } from '@shared/events';
+import type { MessageDto } from '@shared/schemas/messages';
+import { presentMessage } from '../messages/messages.presenter';
+import { selectMessage } from '../messages/messages.query';
 import type { FakeGraphApi } from '../../../../tests/fakes/graph-api.fake';
 import type { TestServer } from '../../../../tests/helpers/test-server';
 import { waitFor } from '../messages/messages.test-support';
@@ -231,6 +235,39 @@ describe('interactions', () => {
     await new Promise((r) => setTimeout(r, 150));
     expect(textsTo(graph, number)).toEqual(expected);
     await c.check?.({ ticket: await ticketOf(server, w.tenant.id, number), tagId: tag.id, kanbanId: kanban.id, number });
+  });
+});
+
+describe('the bot\'s messages as announced', () => {
+  it('each appMessage:create of a step carries the message as a fresh read presents it (the insert planned into the commit)', async () => {
+    const w = await flowWorld(server, graph);
+    const flow = await insertFlow(server, w.tenant.id, {
+      startStepId: 'ask',
+      settings: { welcomeMessage: 'Olá, {{firstName}}!' },
+      steps: [
+        step('ask', [{ type: 'message', text: 'Qual o seu pedido, {{firstName}}?' }], [{ type: 'any', target: toStep('done') }]),
+        step('done', [{ type: 'message', text: 'Anotado.' }], [{ type: 'any', target: { type: 'close' } }]),
+      ],
+    });
+    await useFlowOnChannel(server, w.channel, flow.id);
+    const number = newNumber();
+    await say(server, graph, w.channel, number, 'oi');
+    expect(await waitTexts(graph, number, 2)).toEqual(['Olá, Maria!', 'Qual o seu pedido, Maria?']);
+    const ticket = await ticketOf(server, w.tenant.id, number);
+    const events: { payload: { message: MessageDto } }[] = await server.deps.dataSource.query(
+      `SELECT payload FROM domain_events WHERE "tenantId" = $1 AND name = $2 AND (payload->>'ticketId')::int = $3 AND (payload->'message'->>'fromMe')::boolean ORDER BY seq`,
+      [w.tenant.id, SOCKET_EVENTS.messageCreate, ticket.id],
+    );
+    expect(events.map((e) => e.payload.message.body)).toEqual(['Olá, Maria!', 'Qual o seu pedido, Maria?']);
+    for (const { payload } of events) {
+      const stored = presentMessage((await selectMessage(server.deps.dataSource, payload.message.id))!);
+      // As created: pending, before the delivery moved it on (status, ack, provider id, tries).
+      const { status, ack, messageId, sendAttempts, nextRetryAt, lastError, flags, updatedAt, ...stable } = stored;
+      const created = payload.message;
+      expect({ ...created, status, ack, messageId, sendAttempts, nextRetryAt, lastError, flags, updatedAt }).toEqual(stored);
+      expect(created).toMatchObject({ ...stable, status: 'pending', ack: 0, messageId: null, sendAttempts: 0, lastError: null });
+      expect(created.updatedAt).toBe(created.createdAt);
+    }
   });
 });
 

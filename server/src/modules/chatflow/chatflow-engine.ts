@@ -10,7 +10,7 @@ import type { Emit } from '../../realtime/domain-events';
 import { safeDisplayName, safeMimeType } from '../../core/tenant-file-store';
 import { MESSAGE_MEDIA_FOLDER, isBlockedFileName, tenantMediaRoot } from '../messages/message-media';
 import { returnedRows } from '../messages/messages.query';
-import { DELIVER_JOB } from '../messages/outbound-delivery';
+import { DELIVER_JOB, type DeliverJobData } from '../messages/outbound-delivery';
 import { BOT_RESUME_KEY, type BotResume } from '../tickets/ticket-bot';
 import { isWithinBusinessHours, weekOfTicket } from '../tenants/business-hours';
 import { tenantTimeZone } from '../settings/tenant-time-zone';
@@ -26,7 +26,7 @@ import {
   variableText,
 } from './chatflow-conditions';
 import { CHATBOT_ORIGIN, type Effect, type Facts, type LoadedFlow, type Next, type Outcome, type Variables } from './chatflow-types';
-import { applyOutcome, bufferedEmit } from './chatflow-writes';
+import { applyOutcome, bufferedEmit, deferredTextIdsFor } from './chatflow-writes';
 import type { StatementPart } from '../../db/statement-part';
 import { preparedQuery, withPreparedStatements } from '../../db/prepared';
 import { GuardedHttpError, guardedRequest } from './guarded-http';
@@ -120,6 +120,8 @@ export class ChatflowEngine {
     // Cheap exits first: most messages belong to tickets the bot has nothing to do with.
     if (t.isGroup || t.userId !== null) return;
     if (!t.botActive && !t.created) return;
+    // A new ticket already routed to a queue by an opening hook (a campaign answer): no bot.
+    if (t.routed && !t.botActive) return;
     if (event.inbound.type === 'reaction') return;
     const started = performance.now();
     const facts = await this.loadFacts(event.tenantId, t.id);
@@ -689,7 +691,7 @@ export class ChatflowEngine {
       if (written) await emitMany(facts.tenantId, buffered.pending, deferred);
       return written;
     });
-    if (ids) await this.afterCommit(facts.ticketId, ids, outcome.resumeInMs);
+    if (ids) await this.afterCommit(facts.ticketId, ids, outcome.resumeInMs, facts.whatsappId);
     return ids !== null;
   }
 
@@ -706,23 +708,30 @@ export class ChatflowEngine {
     // transaction's time: the updatedAt of the step's ticket change, written with the events.
     const [locked] = (await tx.query(
       `SELECT ${TICKET_COLUMNS}, (SELECT b."updatedAt"::text FROM ticket_bot_states b WHERE b."ticketId" = t.id) AS "botVersion",
-              set_config('plan_cache_mode', 'force_generic_plan', true) AS "planMode", now() AS "txNow"
+              set_config('plan_cache_mode', 'force_generic_plan', true) AS "planMode", now() AS "txNow",
+              ARRAY(SELECT nextval('messages_id_seq') FROM generate_series(1, $3::int))::bigint[] AS "messageIds"
          ${TICKET_FROM} WHERE t.id = $1 AND t."tenantId" = $2 FOR UPDATE OF t`,
-      [facts.ticketId, facts.tenantId],
-    )) as (TicketRow & { botVersion: string | null; planMode: string; txNow: Date })[];
+      [facts.ticketId, facts.tenantId, deferredTextIdsFor(item.outcome)],
+    )) as (TicketRow & { botVersion: string | null; planMode: string; txNow: Date; messageIds: (string | number)[] })[];
     if (!locked || locked.userId !== null || (locked.status !== 'open' && locked.status !== 'pending')) return null;
     // The columns are the ticket as it is after the lock (a change committed while this waited is
     // seen), but the state's version comes from the statement's snapshot, taken before the wait:
     // a bot turned off meanwhile shows only in botActive, so a running bot needs it still on.
     if (item.starting ? locked.botVersion !== null || locked.botActive : !locked.botActive || locked.botVersion !== facts.state?.version) return null;
-    const { botVersion: _version, planMode: _mode, txNow, ...current } = locked;
-    return applyOutcome(this.deps.logger, tx, emit, current, item.flow, item.outcome, item.now, item.starting, { txNow, parts: deferred });
+    const { botVersion: _version, planMode: _mode, txNow, messageIds, ...current } = locked;
+    return applyOutcome(this.deps.logger, tx, emit, current, item.flow, item.outcome, item.now, item.starting, {
+      txNow,
+      parts: deferred,
+      messageIds: messageIds.map(Number),
+    });
   }
 
-  private async afterCommit(ticketId: number, messageIds: number[], resumeInMs?: number): Promise<void> {
+  private async afterCommit(ticketId: number, messageIds: number[], resumeInMs?: number, channelId?: number | null): Promise<void> {
     for (const id of messageIds) {
+      // With the ticket's channel when known: the delivery then needs no read to find its lane.
+      const data: DeliverJobData = channelId === undefined ? { messageId: id } : { messageId: id, ticketId, channelId };
       await this.deps.jobs
-        .enqueue(DELIVER_JOB, { messageId: id }, { jobId: `deliver:${id}:0` })
+        .enqueue(DELIVER_JOB, data, { jobId: `deliver:${id}:0` })
         .catch((err) => this.deps.logger.warn({ err, messageId: id }, 'could not enqueue a chatbot message; the outbound sweep sends it'));
     }
     if (resumeInMs !== undefined) {

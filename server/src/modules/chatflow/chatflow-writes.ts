@@ -17,6 +17,7 @@ import {
   emitTicket,
   findActiveTicket,
   messageTicketOf,
+  plannedOutboundTexts,
   plannedSelfChange,
   queueOutboundTexts,
   type TicketSet,
@@ -30,6 +31,16 @@ import { CHATBOT_ORIGIN, type LoadedFlow, type Next, type Outcome } from './chat
  * routing, through the tickets module's write path (ticket logs, metrics, ticket:update).
  */
 
+/**
+ * How many message ids the ticket's lock statement takes for this outcome's texts: the usual
+ * step (texts, then a wait; no media, whose row keeps its place between texts) writes them in
+ * the commit's events statement. 0: the texts are inserted on their own, as before.
+ */
+export function deferredTextIdsFor(outcome: Outcome): number {
+  if (outcome.next.type !== 'wait' || outcome.effects.some((e) => e.kind === 'media')) return 0;
+  return outcome.effects.filter((e) => e.kind === 'text').length;
+}
+
 /** In the ticket's transaction (ticket locked): messages, tags, kanban, then the state row or the routing. Answers the message ids. */
 export async function applyOutcome(
 logger: Logger,
@@ -40,13 +51,26 @@ tx: EntityManager,
   outcome: Outcome,
   now: Date,
   starting: boolean,
-  deferral?: { txNow: Date; parts: StatementPart[] },
+  deferral?: { txNow: Date; parts: StatementPart[]; messageIds?: number[] },
 ): Promise<number[]> {
   const ids: number[] = [];
   // Texts come back as presented rows from their insert; media rows are read at the end.
   const rows = new Map<number, MessageRow>();
+  // The usual step's texts (deferredTextIdsFor): ids taken with the ticket's lock, the insert
+  // goes into the commit's events statement.
+  const spareIds = deferral && deferredTextIdsFor(outcome) > 0 ? [...(deferral.messageIds ?? [])] : [];
   const queueTexts = async (bodies: string[]) => {
-    for (const row of await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN })) {
+    let written: MessageRow[];
+    if (deferral && bodies.length > 0 && spareIds.length >= bodies.length) {
+      const planned = plannedOutboundTexts(current, bodies, spareIds.splice(0, bodies.length), {
+        now,
+        kind: CHATBOT_ORIGIN,
+        at: deferral.txNow,
+      });
+      deferral.parts.push(...planned.parts);
+      written = planned.rows;
+    } else written = await queueOutboundTexts(tx, current, bodies, { now, kind: CHATBOT_ORIGIN });
+    for (const row of written) {
       ids.push(Number(row.id));
       rows.set(Number(row.id), row);
     }

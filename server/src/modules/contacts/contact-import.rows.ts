@@ -77,13 +77,19 @@ export const headerKey = (title: string): string =>
 
 export type ColumnMap = Partial<Record<ImportField, number>>;
 
-/** The column of each known field, or the reason the header cannot be used. */
-export function mapHeader(cells: CellValue[]): { columns: ColumnMap } | { error: string } {
+/** The column of each known field the header names (the first column of a field wins). */
+export function headerColumns(cells: CellValue[]): ColumnMap {
   const columns: ColumnMap = {};
   cells.forEach((cell, index) => {
     const field = typeof cell === 'string' ? HEADER_ALIASES[headerKey(cell)] : undefined;
     if (field && columns[field] === undefined) columns[field] = index;
   });
+  return columns;
+}
+
+/** The column of each known field, or the reason the header cannot be used. */
+export function mapHeader(cells: CellValue[]): { columns: ColumnMap } | { error: string } {
+  const columns = headerColumns(cells);
   if (columns.name === undefined || columns.number === undefined) {
     return {
       error:

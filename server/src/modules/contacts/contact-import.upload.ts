@@ -30,7 +30,12 @@ const FILE_FIELD = 'file';
  * refused with the spec's text ('Arquivo rejeitado devido ao tamanho ou tipo incompatível.').
  * Text fields (dateFormat) end up in ctx.request.body.
  */
-export async function receiveImportFile(ctx: AppContext, destination: string): Promise<UploadedImportFile> {
+export async function receiveImportFile(
+  ctx: AppContext,
+  destination: string,
+  /** Another limit than the contacts import's (a campaign's import is smaller). */
+  maxBytes: number = CONTACT_IMPORT_MAX_BYTES,
+): Promise<UploadedImportFile> {
   const storage = (multer as unknown as { diskStorage: DiskStorageFactory }).diskStorage({
     destination,
     filename: (_req, file, cb) => cb(null, `${randomUUID()}${path.extname(file.originalname).toLowerCase()}`),
@@ -48,14 +53,14 @@ export async function receiveImportFile(ctx: AppContext, destination: string): P
   const options: MulterOptions & { fileFilter: FileFilter } = {
     storage,
     fileFilter,
-    limits: { fileSize: CONTACT_IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
+    limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
     // File names with accents arrive as UTF-8 (busboy's default would read them as latin1).
     defParamCharset: 'utf8',
   };
   try {
     await multer(options).single(FILE_FIELD)(ctx as never, async () => {});
   } catch (err) {
-    throw uploadError(err);
+    throw uploadError(err, maxBytes);
   }
   const file = (ctx.request as unknown as { file?: DiskFile }).file;
   try {
@@ -69,12 +74,12 @@ export async function receiveImportFile(ctx: AppContext, destination: string): P
   return { path: file.path, originalName: file.originalname };
 }
 
-function uploadError(err: unknown): AppError {
+function uploadError(err: unknown, maxBytes: number): AppError {
   if (err instanceof AppError) return err;
   switch ((err as { code?: string }).code) {
     case 'LIMIT_FILE_SIZE':
       return new AppError('ERR_PAYLOAD_TOO_LARGE', {
-        fields: [{ path: FILE_FIELD, message: `o arquivo deve ter no máximo ${CONTACT_IMPORT_MAX_BYTES / (1024 * 1024)} MB` }],
+        fields: [{ path: FILE_FIELD, message: `o arquivo deve ter no máximo ${maxBytes / (1024 * 1024)} MB` }],
       });
     case 'LIMIT_FILE_COUNT':
     case 'LIMIT_UNEXPECTED_FILE':

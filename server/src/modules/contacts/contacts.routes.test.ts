@@ -634,13 +634,33 @@ describe('PUT /contacts/:contactId/block and /block-chatbot', () => {
 });
 
 describe('POST /contacts/sync', () => {
-  it('says plainly that no channel is connected', async () => {
+  // The import itself (Baileys channels, created / updated / skipped) is in modules/groups/groups.test.ts, against the fake socket.
+  it('without channels says so; agents are refused; a malformed body is a 400', async () => {
     const { a } = await twoTenants();
     const res = await server.request('POST', '/contacts/sync', { token: a.users.admin.token });
     expect([res.status, res.body.error]).toEqual([400, 'ERR_NO_DEF_WAPP_FOUND']);
+    expect(res.body.message).toContain('QR code');
     const byUser = await server.request('POST', '/contacts/sync', { token: a.users.user.token });
     expect([byUser.status, byUser.body.error]).toEqual([403, 'ERR_NO_PERMISSION']);
+    const malformed = await server.request('POST', '/contacts/sync', { token: a.users.admin.token, body: { whatsappId: 'x' } });
+    expect([malformed.status, malformed.body.error, fieldsOf(malformed.body)]).toEqual([400, 'ERR_VALIDATION', ['whatsappId']]);
     expect((await server.request('POST', '/contacts/sync')).status).toBe(401);
+  });
+
+  it('says plainly that a Cloud API channel cannot sync the phone contacts; another tenant channel is not found', async () => {
+    const { a, b } = await twoTenants();
+    const [waba] = await server.deps.dataSource.query(
+      `INSERT INTO channels ("tenantId", name, type, status) VALUES ($1, 'Oficial', 'waba', 'CONNECTED') RETURNING id`,
+      [a.tenant.id],
+    );
+    const res = await server.request('POST', '/contacts/sync', { token: a.users.admin.token, body: { whatsappId: waba.id } });
+    expect([res.status, res.body.error]).toEqual([400, 'ERR_CHANNEL_OPERATION_UNSUPPORTED']);
+    expect(res.body.message).toBe('A conexão "Oficial" (tipo waba) não dá acesso aos contatos do celular: apenas conexões por QR code (Baileys) sincronizam contatos.');
+    const all = await server.request('POST', '/contacts/sync', { token: a.users.admin.token });
+    expect([all.status, all.body.error]).toEqual([400, 'ERR_CHANNEL_OPERATION_UNSUPPORTED']);
+    expect(all.body.channels).toEqual([expect.objectContaining({ whatsappId: waba.id, type: 'waba', error: 'ERR_CHANNEL_OPERATION_UNSUPPORTED' })]);
+    const other = await server.request('POST', '/contacts/sync', { token: b.users.admin.token, body: { whatsappId: waba.id } });
+    expect([other.status, other.body.error]).toEqual([404, 'ERR_NO_WAPP_FOUND']);
   });
 });
 

@@ -9,6 +9,8 @@ import { requireAuth } from '../auth/require-auth';
 import { ContactExportService, type ExportFile } from './contact-export.service';
 import { registerContactImportJobs } from './contact-import.job';
 import { ContactImportService } from './contact-import.service';
+import { ContactSyncService } from './contact-sync.service';
+import { ContactSyncSchema } from '@shared/schemas/groups';
 import { receiveImportFile } from './contact-import.upload';
 import { authorizeContactAction } from './contacts.policy';
 import {
@@ -40,6 +42,7 @@ export function contactsRoutes(deps: AppDeps): Router {
   const contacts = new ContactsService(deps);
   const imports = new ContactImportService(deps);
   const exporter = new ContactExportService(deps);
+  const sync = new ContactSyncService(deps);
   registerContactImportJobs(deps, imports);
 
   const sendFile = (ctx: AppContext, file: ExportFile) => {
@@ -99,13 +102,9 @@ export function contactsRoutes(deps: AppDeps): Router {
     ctx.body = await contacts.removeDuplicates(authOf(ctx));
   });
 
-  /**
-   * Import from the phone needs a connected channel; channels do not exist yet, so this says
-   * so plainly instead of pretending to sync.
-   */
-  router.post('/contacts/sync', auth, async (ctx: AppContext) => {
-    authorizeContactAction(authOf(ctx), 'import');
-    throw new AppError('ERR_NO_DEF_WAPP_FOUND', { status: 400 });
+  /** The phone's contacts of the QR channels (contact-sync.service.ts); body optional: {whatsappId}. */
+  router.post('/contacts/sync', auth, validate(ContactSyncSchema), async (ctx: AppContext) => {
+    ctx.body = await sync.sync(authOf(ctx), ctx.input);
   });
 
   router.get('/contacts/:contactId', auth, async (ctx: AppContext) => {

@@ -7,6 +7,9 @@ import {
   type ForwardMessagesInput,
   type ForwardMessagesResponse,
   type GhostMessageInput,
+  type ListParticipantsResponse,
+  type MentionAllMessageInput,
+  type MentionMessageInput,
   type MessageDto,
   type MessageReaction,
   type ReactionMessageInput,
@@ -14,6 +17,7 @@ import {
   type SendMessageInput,
   type SendMessageResponse,
 } from '@shared/schemas/messages';
+import type { MessagingWindowDto, SendTemplateInput, StoredTemplateDto } from '@shared/schemas/templates';
 import { AppError } from '../../core/app-error';
 
 /** An adapter that can import old messages (QR-code sessions). */
@@ -22,6 +26,9 @@ interface HistoryAdapter {
 }
 import type { AuthContext } from '../../core/auth-context';
 import type { AppDeps } from '../../deps';
+import { assertWindowOpenForText, messagingWindow } from '../templates/messaging-window';
+import { templateDraft } from '../templates/template-send';
+import { presentTemplate, storedTemplates } from '../templates/template-store';
 import { upsertActiveTicket } from '../tickets/ticket-upsert';
 import { MessageAccess, messageNotFound } from './message-access';
 import { emitMessages } from './message-events';
@@ -100,7 +107,10 @@ export class MessageSendService {
         }
         // A scheduled message may wait on a closed ticket, as with POST /messagesSchedule/: when
         // due it goes to the contact's ongoing ticket.
-        if (!isPrivate && !scheduleDate) assertActive(ticket);
+        if (!isPrivate && !scheduleDate) {
+          assertActive(ticket);
+          await assertWindowOpenForText(this.deps.dataSource, ticket, now);
+        }
         if (quotedMsgId !== null) await this.assertQuotable(ticket, quotedMsgId);
       } catch (refusal) {
         // A retry of a send already stored (an offline outbox replaying after the answer was
@@ -193,6 +203,7 @@ export class MessageSendService {
   async sendButtons(auth: AuthContext, input: SendButtonInput): Promise<SendOutcome> {
     const { ticket } = await this.access.ticket(auth, input.ticketId);
     assertActive(ticket);
+    await assertWindowOpenForText(this.deps.dataSource, ticket, this.deps.clock.now());
     const buttons = input.buttons.map((b, i) => ({ id: b.id ?? `btn-${i + 1}`, title: b.title }));
     if (new Set(buttons.map((b) => b.id)).size !== buttons.length) {
       throw new AppError('ERR_VALIDATION', {
@@ -216,6 +227,62 @@ export class MessageSendService {
       ],
       warning,
     );
+  }
+
+  /** GET /tickets/{ticketId}/messaging-window: the WABA 24-hour window of the ticket's conversation. */
+  async messagingWindow(auth: AuthContext, ticketId: number): Promise<MessagingWindowDto> {
+    const { ticket } = await this.access.ticket(auth, ticketId);
+    return messagingWindow(this.deps.dataSource, ticket, this.deps.clock.now());
+  }
+
+  /**
+   * GET /tickets/{ticketId}/templates: the approved templates of the ticket's WABA channel, for
+   * whoever sees the ticket (the composer's template dialog; agents cannot read the channel's
+   * list). Another channel type: ERR_CHANNEL_OPERATION_UNSUPPORTED.
+   */
+  async ticketTemplates(auth: AuthContext, ticketId: number): Promise<StoredTemplateDto[]> {
+    const { ticket } = await this.access.ticket(auth, ticketId);
+    const channel = ticket.whatsappId === null ? null : await loadChannel(this.deps.dataSource, ticket.tenantId, ticket.whatsappId);
+    if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+    if (channel.type !== 'waba') {
+      throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', { message: 'Modelos de mensagem existem apenas em conexões WABA.' });
+    }
+    const rows = await storedTemplates(this.deps.dataSource, ticket.tenantId, channel.id);
+    return rows.filter((r) => r.status === 'APPROVED').map(presentTemplate);
+  }
+
+  /**
+   * POST /messages/{ticketId}/template: a WABA message template with its header, body and
+   * button variables (checked against the channel's stored template), written pending like any
+   * send and delivered by OutboundDelivery (adapter.sendTemplate). Allowed outside the 24-hour
+   * window, which is what templates are for. Other channel types: ERR_CHANNEL_OPERATION_UNSUPPORTED.
+   */
+  async sendTemplate(auth: AuthContext, ticketId: number, input: SendTemplateInput): Promise<SendOutcome> {
+    const { ticket } = await this.access.ticket(auth, ticketId);
+    const clientId = input.clientId ?? serverClientId();
+    try {
+      assertActive(ticket);
+      const channel = ticket.whatsappId === null ? null : await loadChannel(this.deps.dataSource, ticket.tenantId, ticket.whatsappId);
+      if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+      if (channel.type !== 'waba') {
+        throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+          message: `Modelos de mensagem (templates) existem apenas em conexões WABA; a conexão "${channel.name}" é ${channel.type}.`,
+        });
+      }
+      const warning = await this.channelWarning(ticket);
+      const draft = await templateDraft(
+        this.deps.dataSource,
+        { tenantId: ticket.tenantId, id: channel.id },
+        { name: input.name, language: input.language, variables: input.variables, clientId },
+        { lastError: warning?.message ?? null },
+      );
+      return await this.store(auth, ticket, [draft], warning);
+    } catch (refusal) {
+      // A retry of a send already stored answers the stored message (as send() does).
+      const stored = input.clientId && refusal instanceof AppError ? await this.storedSend(ticket, input.clientId) : null;
+      if (!stored) throw refusal;
+      return this.answer({ ids: stored, created: false, warning: null });
+    }
   }
 
   /**
@@ -270,7 +337,7 @@ export class MessageSendService {
           auth.userId,
           {
             body: row.body,
-            mediaType: row.mediaType === 'interactive' ? 'chat' : row.mediaType,
+            mediaType: row.mediaType === 'interactive' || row.mediaType === 'template' ? 'chat' : row.mediaType,
             mediaPath: pathOf.get(Number(row.id)) ?? null,
             mediaName: row.mediaName,
             mimeType: row.mimeType,
@@ -422,22 +489,84 @@ export class MessageSendService {
   }
 
   /**
-   * POST /messages/mentionMessage, /messages/mentionAllMessage, /messages/listParticipants:
-   * group features. A ticket that is not a group is refused (400); a group needs a channel
-   * that knows group participants, which none of the channels of this version does.
+   * The group of a group ticket and its channel's groups API, for POST /messages/mentionMessage,
+   * /messages/mentionAllMessage and /messages/listParticipants. A ticket that is not a group is
+   * refused (400 naming ticketId); a channel whose provider has no groups (Cloud API, Telegram …)
+   * answers ERR_CHANNEL_OPERATION_UNSUPPORTED saying so.
    */
-  async requireGroupChannel(auth: AuthContext, ticketId: number, what: string): Promise<never> {
+  private async groupOf(auth: AuthContext, ticketId: number, what: string) {
     const { ticket } = await this.access.ticket(auth, ticketId);
     if (!ticket.isGroup) {
       throw new AppError('ERR_VALIDATION', {
         fields: [{ path: 'ticketId', message: `${what} só é possível em atendimentos de grupo` }],
       });
     }
-    const channel =
-      ticket.whatsappId === null ? null : await loadChannel(this.deps.dataSource, ticket.tenantId, ticket.whatsappId);
-    throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
-      message: `${what} precisa de uma conexão com suporte a grupos (por QR code); a conexão ${channel ? `"${channel.name}" (${channel.type})` : 'deste atendimento'} não oferece.`,
-    });
+    const channel = ticket.whatsappId === null ? null : await loadChannel(this.deps.dataSource, ticket.tenantId, ticket.whatsappId);
+    const adapter = channel ? await (async () => this.adapters()?.adapterFor(channel))().catch(() => undefined) : undefined;
+    if (!channel || !adapter?.groups) {
+      throw new AppError('ERR_CHANNEL_OPERATION_UNSUPPORTED', {
+        message: `${what} precisa de uma conexão com suporte a grupos (por QR code); a conexão ${channel ? `"${channel.name}" (${channel.type})` : 'deste atendimento'} não oferece.`,
+      });
+    }
+    const target = await resolveTarget(this.deps.dataSource, channel, ticket.contactId, true);
+    if (!target) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    return { ticket, channel, groups: adapter.groups, groupId: target.to };
+  }
+
+  /** A text to a group that mentions participants (provider ids or numbers), through the outbound queue. */
+  private async sendWithMentions(
+    auth: AuthContext,
+    ticket: MessageTicket,
+    input: { body: string; clientId?: string },
+    mentions: string[],
+  ): Promise<SendOutcome> {
+    assertActive(ticket);
+    const warning = await this.channelWarning(ticket);
+    return this.store(
+      auth,
+      ticket,
+      [
+        {
+          body: input.body,
+          mediaType: 'chat',
+          clientId: input.clientId ?? serverClientId(),
+          isPrivate: false,
+          status: 'pending',
+          dataJson: { mentions },
+          lastError: warning?.message ?? null,
+        },
+      ],
+      warning,
+    );
+  }
+
+  /** POST /messages/mentionMessage: a text that mentions the given numbers. */
+  async mention(auth: AuthContext, input: MentionMessageInput): Promise<SendOutcome> {
+    const { ticket } = await this.groupOf(auth, input.ticketId, 'Mencionar participantes');
+    return this.sendWithMentions(auth, ticket, input, [...new Set(input.mentions)]);
+  }
+
+  /** POST /messages/mentionAllMessage: a text that mentions every participant (read from the phone now). */
+  async mentionAll(auth: AuthContext, input: MentionAllMessageInput): Promise<SendOutcome> {
+    const { ticket, groups, groupId } = await this.groupOf(auth, input.ticketId, 'Mencionar todos os participantes');
+    assertActive(ticket);
+    const group = await this.callProvider(() => groups.get(groupId));
+    const mentions = group.participants.map((p) => p.id);
+    if (mentions.length === 0) {
+      throw new AppError('ERR_VALIDATION', { fields: [{ path: 'ticketId', message: 'o grupo não tem participantes' }] });
+    }
+    return this.sendWithMentions(auth, ticket, input, mentions);
+  }
+
+  /** POST /messages/listParticipants: the group's participants as the phone reports them now. */
+  async listParticipants(auth: AuthContext, ticketId: number): Promise<ListParticipantsResponse> {
+    const { groups, groupId } = await this.groupOf(auth, ticketId, 'Listar participantes');
+    const group = await this.callProvider(() => groups.get(groupId));
+    return {
+      groupId: group.id,
+      subject: group.subject,
+      participants: group.participants.map((p) => ({ id: p.id, number: p.phone, admin: p.admin })),
+    };
   }
 
   /**

@@ -19,7 +19,7 @@ export interface MessageTicket {
   walletUserIds: number[];
 }
 
-const TICKET_COLUMNS = `t.id, t."tenantId", t."contactId", t."queueId", t."userId", t.status, t."isGroup", t."botActive",
+export const MESSAGE_TICKET_COLUMNS = `t.id, t."tenantId", t."contactId", t."queueId", t."userId", t.status, t."isGroup", t."botActive",
   t."whatsappId", t.protocol, t."unreadMessages", t."kanbanId",
   COALESCE((SELECT array_agg(w."userId" ORDER BY w."userId") FROM contact_wallets w WHERE w."contactId" = t."contactId"), '{}') AS "walletUserIds"`;
 
@@ -30,7 +30,7 @@ const TICKET_COLUMNS = `t.id, t."tenantId", t."contactId", t."queueId", t."userI
  */
 export async function loadTicket(db: Queryable, ticketId: number, opts: { lock?: boolean } = {}): Promise<MessageTicket | null> {
   const rows: MessageTicket[] = await db.query(
-    `SELECT ${TICKET_COLUMNS} FROM tickets t WHERE t.id = $1 ${opts.lock ? 'FOR UPDATE OF t' : ''}`,
+    `SELECT ${MESSAGE_TICKET_COLUMNS} FROM tickets t WHERE t.id = $1 ${opts.lock ? 'FOR UPDATE OF t' : ''}`,
     [ticketId],
   );
   return rows[0] ? { ...rows[0], walletUserIds: rows[0].walletUserIds.map(Number) } : null;
@@ -54,7 +54,7 @@ export async function loadTicketWithCaller(
 ): Promise<{ ticket: MessageTicket | null; caller: CallerRow | null }> {
   const rows: (MessageTicket & { callerProfile: Profile | null; callerEmail: string | null; callerQueues: unknown })[] =
     await db.query(
-      `SELECT ${TICKET_COLUMNS}, u.profile AS "callerProfile", u.email AS "callerEmail", u.queues AS "callerQueues"
+      `SELECT ${MESSAGE_TICKET_COLUMNS}, u.profile AS "callerProfile", u.email AS "callerEmail", u.queues AS "callerQueues"
        FROM tickets t LEFT JOIN users u ON u.id = $2 AND u."tenantId" = $3
       WHERE t.id = $1`,
       [ticketId, caller.userId, caller.tenantId],

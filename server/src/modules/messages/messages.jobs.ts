@@ -2,7 +2,14 @@ import type { AppDeps } from '../../deps';
 import type { MessageBirthdayService } from './message-birthday.service';
 import type { MessageScheduleService } from './message-schedule.service';
 import { CHANNEL_PROBE_INTERVAL_MS, CHANNEL_PROBE_JOB } from './channel-reachability';
-import { DELIVER_JOB, DELIVER_JOB_CONCURRENCY, OUTBOUND_SWEEP_INTERVAL_MS, OUTBOUND_SWEEP_JOB, type OutboundDelivery } from './outbound-delivery';
+import {
+  DELIVER_JOB,
+  type DeliverJobData,
+  DELIVER_JOB_CONCURRENCY,
+  OUTBOUND_SWEEP_INTERVAL_MS,
+  OUTBOUND_SWEEP_JOB,
+  type OutboundDelivery,
+} from './outbound-delivery';
 
 export const BIRTHDAY_JOB = 'messages.birthdays';
 /** Birthday messages go out at their channel's hour; checked a few times per hour (idempotent). */
@@ -23,10 +30,14 @@ export function registerMessageJobs(
   deps: Pick<AppDeps, 'jobs' | 'periodic' | 'logger'>,
   services: { delivery: OutboundDelivery; schedules: MessageScheduleService; birthdays: MessageBirthdayService },
 ): void {
-  deps.jobs.process<{ messageId: number }>(
+  deps.jobs.process<DeliverJobData>(
     DELIVER_JOB,
     async (data) => {
-      await services.delivery.deliver(Number(data.messageId));
+      const lane =
+        data.ticketId !== undefined
+          ? { ticketId: Number(data.ticketId), channelId: data.channelId == null ? null : Number(data.channelId) }
+          : undefined;
+      await services.delivery.deliver(Number(data.messageId), { lane });
     },
     { concurrency: DELIVER_JOB_CONCURRENCY },
   );

@@ -27,6 +27,7 @@ import {
   SendButtonSchema,
   SendMessageSchema,
   SendNowSchema,
+  SendTemplateSchema,
   SyncOldMessagesSchema,
   UpdateMessageSchema,
 } from './messages.schema';
@@ -128,6 +129,12 @@ export function messagesRoutes(deps: AppDeps): Router {
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = file.stream;
   });
+  router.get('/tickets/:ticketId/messaging-window', auth, async (ctx: AppContext) => {
+    ctx.body = await sender.messagingWindow(authOf(ctx), intParam(ctx, 'ticketId'));
+  });
+  router.get('/tickets/:ticketId/templates', auth, async (ctx: AppContext) => {
+    ctx.body = await sender.ticketTemplates(authOf(ctx), intParam(ctx, 'ticketId'));
+  });
   router.get('/searchMessage', auth, validate(SearchMessageQuerySchema, 'query'), async (ctx: AppContext) => {
     ctx.body = await messages.search(authOf(ctx), ctx.input);
   });
@@ -140,13 +147,13 @@ export function messagesRoutes(deps: AppDeps): Router {
     reply(ctx, await sender.ghost(authOf(ctx), ctx.input));
   });
   router.post('/messages/mentionMessage', auth, validate(MentionMessageSchema), async (ctx: AppContext) => {
-    await sender.requireGroupChannel(authOf(ctx), ctx.input.ticketId, 'Mencionar participantes');
+    reply(ctx, await sender.mention(authOf(ctx), ctx.input));
   });
   router.post('/messages/mentionAllMessage', auth, validate(MentionAllMessageSchema), async (ctx: AppContext) => {
-    await sender.requireGroupChannel(authOf(ctx), ctx.input.ticketId, 'Mencionar todos os participantes');
+    reply(ctx, await sender.mentionAll(authOf(ctx), ctx.input));
   });
   router.post('/messages/listParticipants', auth, validate(ListParticipantsSchema), async (ctx: AppContext) => {
-    await sender.requireGroupChannel(authOf(ctx), ctx.input.ticketId, 'Listar participantes');
+    ctx.body = await sender.listParticipants(authOf(ctx), ctx.input.ticketId);
   });
   router.post('/messages/reactionMessage', auth, validate(ReactionMessageSchema), async (ctx: AppContext) => {
     ctx.body = await sender.react(authOf(ctx), ctx.input);
@@ -162,6 +169,9 @@ export function messagesRoutes(deps: AppDeps): Router {
   });
   router.post('/messages/sendBirthday', auth, validate(SendBirthdaySchema), async (ctx: AppContext) => {
     ctx.body = await birthdays.send(authOf(ctx), ctx.input);
+  });
+  router.post('/messages/:ticketId/template', auth, validate(SendTemplateSchema), async (ctx: AppContext) => {
+    reply(ctx, await sender.sendTemplate(authOf(ctx), intParam(ctx, 'ticketId'), ctx.input));
   });
   router.post('/messages/:id/retry', auth, async (ctx: AppContext) => {
     ctx.body = await sender.retry(authOf(ctx), intParam(ctx, 'id'));

@@ -19,3 +19,4 @@ export {
   SyncOldMessagesSchema,
   UpdateMessageSchema,
 } from '@shared/schemas/messages';
+export { SendTemplateSchema } from '@shared/schemas/templates';

@@ -13,6 +13,8 @@ import {
   startMessagingServer,
   waitForMessage,
 } from './messages.test-support';
+import { presentMessage } from './messages.presenter';
+import { selectMessage } from './messages.query';
 import { CLAIM_LEASE_MS, DELIVER_JOB, MAX_SEND_ATTEMPTS, OutboundDelivery, retryDelayMs } from './outbound-delivery';
 
 const clock = frozenClock();
@@ -36,6 +38,43 @@ const send = (t: { ticketId: number; users: { user: { token: string } } }, body:
   server.request('POST', `/messages/${t.ticketId}`, { token: t.users.user.token, body: { body } });
 
 describe('outbound delivery', () => {
+  /** The message as a fresh read presents it, against the payload of its latest update event. */
+  const latestUpdateMatchesRow = async (tenantId: number, id: number) => {
+    const event = await lastEvent(server, tenantId, SOCKET_EVENTS.messageUpdate);
+    expect(event?.payload.message.id).toBe(id);
+    expect(event?.payload.message).toEqual(presentMessage((await selectMessage(server.deps.dataSource, id))!));
+  };
+
+  it('announces a sent message exactly as a fresh read presents it (the one-statement outcome write)', async () => {
+    const t = await createMessagingTenant(server, graph);
+    const res = await send(t, 'Enviada numa instrução');
+    const id = res.body.messages[0].id;
+    const row = await waitForMessage(server, id, (r) => r.status === 'sent');
+    expect(row.messageId).toMatch(/^wamid\./);
+    await latestUpdateMatchesRow(t.tenant.id, id);
+  });
+
+  it('a message changed during its provider call is announced as it is after the change, still sent', async () => {
+    const t = await createMessagingTenant(server, graph);
+    let deleted = 0;
+    graph.beforeSendAnswer = async () => {
+      graph.beforeSendAnswer = undefined;
+      const del = await server.request('DELETE', '/messages', { token: t.users.user.token, body: { id } });
+      deleted = del.status;
+    };
+    let id = 0;
+    try {
+      const res = await send(t, 'Apagada durante o envio');
+      id = res.body.messages[0].id;
+      const row = await waitForMessage(server, id, (r) => r.messageId !== null);
+      expect(deleted).toBe(200);
+      expect(row.isDeleted).toBe(true);
+      await latestUpdateMatchesRow(t.tenant.id, id);
+    } finally {
+      graph.beforeSendAnswer = undefined;
+    }
+  });
+
   it('keeps a delivery status that arrives before the send recorded its id, and applies it once recorded', async () => {
     const t = await createMessagingTenant(server, graph);
     const statusesAnswered: number[] = [];

@@ -1,4 +1,7 @@
 import { access } from 'node:fs/promises';
+import { SOCKET_EVENTS } from '@shared/events';
+import type { MessageEventPayload } from '@shared/schemas/messages';
+import type { DomainEvent } from '../../db/entities';
 import { UNCONFIRMED_SEND_MESSAGE, UNDELIVERED_MESSAGE, unconfirmedAnswerLostMessage } from '@shared/schemas/messages';
 import {
   ACK_BY_STATUS,
@@ -11,13 +14,16 @@ import {
 import { AppError } from '../../core/app-error';
 import type { AppDeps } from '../../deps';
 import { uniqueViolationOf } from '../../db/pg-errors';
+import type { EarlyStatusRow } from '../messaging/inbound/inbound-pipeline';
 import { ChannelReachability, type ReachabilityRegistry } from './channel-reachability';
-import { emitMessages } from './message-events';
+import { emitMessageRows, emitMessages } from './message-events';
+import { presentMessage, type MessageRow } from './messages.presenter';
 import { absoluteMediaPath } from './message-media';
-import { loadTicket, type MessageTicket } from './message-ticket';
-import { returnedRows } from './messages.query';
-import { loadChannel, resolveTarget } from './outbound-target';
+import { loadTicket, ticketAudience, type MessageTicket } from './message-ticket';
+import { messageSelectFrom, returnedRows } from './messages.query';
+import { loadDeliveryContext } from './outbound-target';
 import { SendLanes } from './send-lanes';
+import { templateSendOf } from '../templates/template-send';
 
 export const DELIVER_JOB = 'messages.deliver';
 export const OUTBOUND_SWEEP_JOB = 'messages.outbound-sweep';
@@ -69,7 +75,23 @@ export interface ChannelAdapterSource {
   /** Session changes (a channel whose provider cannot be reached is marked CONNECTION_LOST). */
   setStatus?: ReachabilityRegistry['setStatus'];
   /** Statuses that came before their message's provider id (the channel registry's inbound pipeline). */
-  inbound?: { applyEarlyStatuses(only?: { channelId: number; providerMessageId: string }): Promise<number> };
+  inbound?: {
+    applyEarlyStatuses(only?: { channelId: number; providerMessageId: string }): Promise<number>;
+    applyTakenEarlyStatuses?(rows: readonly EarlyStatusRow[]): Promise<number>;
+  };
+}
+
+/** The ticket and channel of a message to deliver, when its writer knows them (DELIVER_JOB's data). */
+export interface DeliveryLane {
+  ticketId: number;
+  channelId: number | null;
+}
+
+/** DELIVER_JOB's data: the message, and its lane when the writer knew it. */
+export interface DeliverJobData {
+  messageId: number;
+  ticketId?: number;
+  channelId?: number | null;
 }
 
 /** `queued`: the channel was busy in this process; its lane sends the message right after. */
@@ -94,22 +116,18 @@ const laneKey = (channelId: number | null, ticketId: number): string => (channel
 const laneFilter = (key: string): ClaimFilter =>
   key.startsWith('c:') ? { channelId: Number(key.slice(2)) } : { ticketId: Number(key.slice(2)) };
 
-interface ClaimedMessage {
-  id: string | number;
-  tenantId: number;
-  ticketId: number;
+/**
+ * A claimed message: the row as events present it (as of the claim), plus what the send needs.
+ * `version` is its updatedAt as written by the claim, to its microsecond: the send's outcome
+ * write is announced from this row only if nobody changed the message since (succeed).
+ */
+type ClaimedMessage = MessageRow & {
   /** The ticket's channel when claimed (groups a sweep's sends per channel). */
   channelId: number | null;
-  body: string;
   mediaPath: string | null;
-  mediaName: string | null;
-  mimeType: string | null;
-  quotedMsgId: string | number | null;
-  dataJson: { buttons?: { id: string; title: string }[]; sendAsVoice?: boolean } | null;
-  sendAttempts: number;
-  lastError: string | null;
-  createdAt: Date | string;
-}
+  dataJson: { buttons?: { id: string; title: string }[]; sendAsVoice?: boolean; template?: unknown; mentions?: string[] } | null;
+  version: string;
+};
 
 export const waitingForChannelText = (reason: string) => `${reason} A mensagem será enviada quando a conexão estiver ativa.`;
 
@@ -159,7 +177,9 @@ export class OutboundDelivery {
       deps,
       () => {
         const source = this.adapters();
-        return source?.setStatus ? { adapterFor: (c) => source.adapterFor(c), setStatus: source.setStatus.bind(source) } : undefined;
+        return source?.setStatus
+          ? { adapterFor: (c) => source.adapterFor(c), setStatus: source.setStatus.bind(source) }
+          : undefined;
       },
       (channel) => this.channelRestored(channel),
     );
@@ -186,11 +206,19 @@ export class OutboundDelivery {
    * process the message is left to that channel's lane ('queued'), unless `wait` (the caller
    * wants the outcome: POST /noRedis), which queues behind the lane.
    */
-  async deliver(messageId: number, opts: { wait?: boolean } = {}): Promise<DeliveryOutcome> {
-    const [lane] = (await this.deps.dataSource.query(
-      `SELECT m."ticketId", t."whatsappId" FROM messages m JOIN tickets t ON t.id = m."ticketId" WHERE m.id = $1 AND m.status = 'pending'`,
-      [messageId],
-    )) as { ticketId: number; whatsappId: number | null }[];
+  async deliver(messageId: number, opts: { wait?: boolean; lane?: DeliveryLane } = {}): Promise<DeliveryOutcome> {
+    // The lane comes with the job when its writer knew the ticket (a chatbot answer): one read
+    // fewer per send. A ticket moved to another channel since only changes which lane of this
+    // process sends it; the claim below still keeps the ticket's own order.
+    const lane =
+      opts.lane !== undefined
+        ? { ticketId: opts.lane.ticketId, whatsappId: opts.lane.channelId }
+        : (
+            (await this.deps.dataSource.query(
+              `SELECT m."ticketId", t."whatsappId" FROM messages m JOIN tickets t ON t.id = m."ticketId" WHERE m.id = $1 AND m.status = 'pending'`,
+              [messageId],
+            )) as { ticketId: number; whatsappId: number | null }[]
+          )[0];
     if (!lane) return 'skipped';
     const key = laneKey(lane.whatsappId, lane.ticketId);
     if (!opts.wait && this.lanes.requestDrain(key)) return 'queued';
@@ -281,7 +309,13 @@ export class OutboundDelivery {
         WHERE status = 'pending' AND "sendClaimedAt" IS NULL AND "lastError" = $4
           AND "nextRetryAt" > $3 AND "nextRetryAt" <= $5
           AND "tenantId" = $2 AND "ticketId" IN (SELECT id FROM tickets WHERE "whatsappId" = $1 AND "tenantId" = $2)`,
-      [channel.id, channel.tenantId, now, waitingForChannelText(CHANNEL_LOST_REASON), new Date(now.getTime() + CHANNEL_WAIT_DELAY_MS)],
+      [
+        channel.id,
+        channel.tenantId,
+        now,
+        waitingForChannelText(CHANNEL_LOST_REASON),
+        new Date(now.getTime() + CHANNEL_WAIT_DELAY_MS),
+      ],
     );
     const key = laneKey(channel.id, 0);
     if (!this.lanes.requestDrain(key)) {
@@ -316,16 +350,19 @@ export class OutboundDelivery {
           ORDER BY "nextRetryAt", id
           LIMIT $3
           FOR UPDATE SKIP LOCKED
-       )
-       UPDATE messages m
-          SET "nextRetryAt" = $2, "sendAttempts" = m."sendAttempts" + 1, "updatedAt" = now()
-         FROM due
-        WHERE m.id = due.id AND m.status = 'pending'
-       RETURNING m.id, m."tenantId", m."ticketId", (SELECT t."whatsappId" FROM tickets t WHERE t.id = m."ticketId") AS "channelId", m.body, m."mediaPath", m."mediaName", m."mimeType", m."quotedMsgId",
-                 m."dataJson", m."sendAttempts", m."lastError", m."createdAt"`,
+       ), claimed AS (
+         UPDATE messages m
+            SET "nextRetryAt" = $2, "sendAttempts" = m."sendAttempts" + 1, "updatedAt" = now()
+           FROM due
+          WHERE m.id = due.id AND m.status = 'pending'
+         RETURNING m.*
+       ), presented AS (${messageSelectFrom('claimed')})
+       SELECT p.*, c."mediaPath", c."dataJson", c."updatedAt"::text AS version,
+              (SELECT t."whatsappId" FROM tickets t WHERE t.id = c."ticketId") AS "channelId"
+         FROM presented p JOIN claimed c ON c.id = p.id`,
       params,
     );
-    // RETURNING gives no order: a batch goes out oldest message first.
+    // The statement gives no order: a batch goes out oldest message first.
     return returnedRows<ClaimedMessage>(result).sort((a, b) => Number(a.id) - Number(b.id));
   }
 
@@ -353,17 +390,18 @@ export class OutboundDelivery {
         const ticket = await loadTicket(tx, ticketId);
         if (ticket) await emitMessages(tx, emit, ticket, 'update', ids);
       }
-      if (rows.length > 0) this.deps.logger.warn({ messageIds: rows.map((r) => r.id) }, 'sends left without an outcome failed as unconfirmed');
+      if (rows.length > 0)
+        this.deps.logger.warn({ messageIds: rows.map((r) => r.id) }, 'sends left without an outcome failed as unconfirmed');
       return rows.length;
     });
   }
 
   private async send(row: ClaimedMessage): Promise<DeliveryOutcome> {
     const ds = this.deps.dataSource;
-    const ticket = await loadTicket(ds, row.ticketId);
-    if (!ticket) return 'skipped';
+    const context = await loadDeliveryContext(ds, row.ticketId, row.quotedMsgId);
+    if (!context) return 'skipped';
+    const { ticket, channel, target } = context;
     if (ticket.whatsappId === null) return this.wait(row, ticket, 'Atendimento sem conexão.');
-    const channel = await loadChannel(ds, ticket.tenantId, ticket.whatsappId);
     if (!channel) return this.wait(row, ticket, 'Conexão não encontrada.');
     if (channel.status === 'CONNECTION_LOST') return this.wait(row, ticket, CHANNEL_LOST_REASON);
     if (channel.status !== 'CONNECTED') return this.wait(row, ticket, 'Sessão não inicializada.');
@@ -376,16 +414,8 @@ export class OutboundDelivery {
       this.deps.logger.warn({ err, channelId: channel.id }, 'no adapter for channel');
       return this.wait(row, ticket, 'Sessão não inicializada.');
     }
-    const target = await resolveTarget(ds, channel, ticket.contactId, ticket.isGroup);
     if (!target) return this.fail(row, ticket, 'Este não é um número válido.');
-    const quoted =
-      row.quotedMsgId === null
-        ? []
-        : ((await ds.query(`SELECT "messageId" FROM messages WHERE id = $1 AND "tenantId" = $2`, [
-            row.quotedMsgId,
-            row.tenantId,
-          ])) as { messageId: string | null }[]);
-    const opts = quoted[0]?.messageId ? { quotedProviderMessageId: quoted[0].messageId } : undefined;
+    const opts = context.quotedProviderMessageId ? { quotedProviderMessageId: context.quotedProviderMessageId } : undefined;
 
     let result: SendResult;
     try {
@@ -410,6 +440,8 @@ export class OutboundDelivery {
     opts: { quotedProviderMessageId: string } | undefined,
   ): Promise<SendResult> {
     const data = row.dataJson ?? {};
+    const template = templateSendOf(data);
+    if (template) return adapter.sendTemplate(target, template);
     if (Array.isArray(data.buttons) && data.buttons.length > 0) return adapter.sendButtons(target, row.body, data.buttons, opts);
     if (row.mediaPath) {
       const file = absoluteMediaPath(this.deps.config.dataDir, row.tenantId, row.mediaPath);
@@ -428,6 +460,10 @@ export class OutboundDelivery {
         },
         opts,
       );
+    }
+    // Group mentions (POST /messages/mentionMessage, mentionAllMessage): only adapters with groups get them.
+    if (Array.isArray(data.mentions) && data.mentions.length > 0 && adapter.groups) {
+      return adapter.sendText(target, row.body, { ...opts, mentions: data.mentions });
     }
     return adapter.sendText(target, row.body, opts);
   }
@@ -511,38 +547,73 @@ export class OutboundDelivery {
     announce: boolean,
   ): Promise<void> {
     await this.deps.events.transaction(async (tx, emit) => {
-      const updated = returnedRows<{ id: string }>(
-        await tx.query(
-          `UPDATE messages m SET ${set}, "sendClaimedAt" = NULL, "updatedAt" = now() WHERE m.id = $1 AND m.status = 'pending' RETURNING m.id`,
-          [row.id, ...values],
-        ),
+      // The row as events present it comes back from the write itself (no second read).
+      const updated: MessageRow[] = await tx.query(
+        `WITH written AS (
+           UPDATE messages m SET ${set}, "sendClaimedAt" = NULL, "updatedAt" = now() WHERE m.id = $1 AND m.status = 'pending' RETURNING m.*
+         ) ${messageSelectFrom('written')}`,
+        [row.id, ...values],
       );
-      if (updated.length > 0 && announce) await emitMessages(tx, emit, ticket, 'update', [Number(row.id)]);
+      if (announce) await emitMessageRows(emit, ticket, 'update', updated);
     });
   }
 
   private async succeed(row: ClaimedMessage, ticket: MessageTicket, channel: ChannelRecord, result: SendResult): Promise<void> {
     // The provider accepted it: record that even if an agent deleted or canceled it meanwhile
     // (the customer has it), but only move the status forward from pending.
+    // A status the provider posted before this answer reached us waited for the id: taken out of
+    // message_status_early by the same statement (one round trip: the write, the early statuses
+    // and the row as events present it), applied after the commit. One that commits at the same
+    // time as this write is missed here and applied by the sweep.
+    const inbound = this.adapters()?.inbound;
+    const takeEarly = inbound?.applyTakenEarlyStatuses !== undefined;
+    const timestamp = result.timestamp ?? Math.floor(this.deps.clock.now().getTime() / 1000);
+    const applyEarly = async (early: EarlyStatusRow[]) => {
+      if (early.length === 0) return;
+      await inbound
+        ?.applyTakenEarlyStatuses?.(early)
+        .catch((err) => this.deps.logger.warn({ err, messageId: row.id }, 'early statuses not applied'));
+    };
+    try {
+      const early = await this.succeedAlone(row, ticket, channel, result, timestamp, takeEarly);
+      if (early) return applyEarly(early);
+    } catch (err) {
+      // The provider id is already stored (handled below), or the statement failed: the
+      // transaction below writes the outcome, or fails the same way.
+      if (uniqueViolationOf(err) === undefined)
+        this.deps.logger.warn({ err, messageId: row.id }, 'send outcome: one-statement write failed');
+    }
     const write = (providerId: string | null) =>
       this.deps.events.transaction(async (tx, emit) => {
-        await tx.query(
-          `UPDATE messages
-              SET "messageId" = COALESCE($2, "messageId"), "whatsappId" = $3, timestamp = COALESCE($4, timestamp),
-                  status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
-                  ack = CASE WHEN status = 'pending' THEN ${ACK_BY_STATUS.sent} ELSE ack END,
-                  "nextRetryAt" = NULL, "lastError" = NULL, "sendClaimedAt" = NULL, "updatedAt" = now()
-            WHERE id = $1`,
-          [row.id, providerId, channel.id, result.timestamp ?? Math.floor(this.deps.clock.now().getTime() / 1000)],
+        const [written]: (MessageRow & { early: EarlyStatusRow[] | null })[] = await tx.query(
+          `WITH ${
+            takeEarly
+              ? `early AS (
+                   DELETE FROM message_status_early e WHERE $2::varchar IS NOT NULL AND e."whatsappId" = $3 AND e."messageId" = $2
+                   RETURNING e."tenantId", e."whatsappId", e."messageId", e.status, e.error
+                 ),`
+              : ''
+          } written AS (
+             UPDATE messages
+                SET "messageId" = COALESCE($2, "messageId"), "whatsappId" = $3, timestamp = COALESCE($4, timestamp),
+                    status = CASE WHEN status = 'pending' THEN 'sent' ELSE status END,
+                    ack = CASE WHEN status = 'pending' THEN ${ACK_BY_STATUS.sent} ELSE ack END,
+                    "nextRetryAt" = NULL, "lastError" = NULL, "sendClaimedAt" = NULL, "updatedAt" = now()
+              WHERE id = $1
+              RETURNING *
+           ), presented AS (${messageSelectFrom('written')})
+           SELECT p.*, ${takeEarly ? '(SELECT json_agg(early) FROM early)' : 'NULL::json'} AS early FROM presented p`,
+          [row.id, providerId, channel.id, timestamp],
         );
-        await emitMessages(tx, emit, ticket, 'update', [Number(row.id)]);
+        if (written) {
+          const { early, ...message } = written;
+          await emitMessageRows(emit, ticket, 'update', [message as MessageRow]);
+          return early ?? [];
+        }
+        return [];
       });
     try {
-      await write(result.providerMessageId);
-      // A status the provider posted before this answer reached us waited for the id.
-      await this.adapters()
-        ?.inbound?.applyEarlyStatuses({ channelId: channel.id, providerMessageId: result.providerMessageId })
-        .catch((err) => this.deps.logger.warn({ err, messageId: row.id }, 'early statuses not applied'));
+      await applyEarly(await write(result.providerMessageId));
     } catch (err) {
       // The provider id is already stored for this channel (an echo recorded by the inbound
       // pipeline): the message is sent all the same.
@@ -550,5 +621,76 @@ export class OutboundDelivery {
       this.deps.logger.warn({ messageId: row.id, providerMessageId: result.providerMessageId }, 'provider id already stored');
       await write(null);
     }
+  }
+
+  /**
+   * The usual outcome of a send in one statement and no transaction (one statement is atomic):
+   * the write, the early statuses and the event. The event's message is the claimed row moved to
+   * sent, so this holds only while nobody changed the message since the claim (its updatedAt to
+   * the microsecond; every writer of messages sets it). Answers the early statuses taken, or null
+   * when the message had changed: the caller then writes it in a transaction and reads it again.
+   * Four round trips fewer per message than that transaction (BEGIN, the event's own statement,
+   * COMMIT; the write's read-back): most of an answer's cost in issue #14's inbound benchmark.
+   */
+  private async succeedAlone(
+    row: ClaimedMessage,
+    ticket: MessageTicket,
+    channel: ChannelRecord,
+    result: SendResult,
+    timestamp: number,
+    takeEarly: boolean,
+  ): Promise<EarlyStatusRow[] | null> {
+    const after: MessageRow = {
+      ...row,
+      messageId: result.providerMessageId ?? row.messageId,
+      whatsappId: channel.id,
+      timestamp,
+      status: 'sent',
+      ack: ACK_BY_STATUS.sent,
+      nextRetryAt: null,
+      lastError: null,
+    };
+    const payload: MessageEventPayload = { action: 'update', ticketId: ticket.id, message: presentMessage(after) };
+    const rows: (DomainEvent & { early: EarlyStatusRow[] | null })[] = await this.deps.dataSource.query(
+      `WITH written AS (
+         UPDATE messages
+            SET "messageId" = COALESCE($2, "messageId"), "whatsappId" = $3, timestamp = $4, status = 'sent', ack = ${ACK_BY_STATUS.sent},
+                "nextRetryAt" = NULL, "lastError" = NULL, "sendClaimedAt" = NULL, "updatedAt" = date_trunc('milliseconds', now())
+          WHERE id = $1 AND status = 'pending' AND "updatedAt" = $5::timestamptz
+          RETURNING to_char("updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAtIso"
+       ), ${
+         takeEarly
+           ? `early AS (
+                DELETE FROM message_status_early e
+                 WHERE EXISTS (SELECT 1 FROM written) AND $2::varchar IS NOT NULL AND e."whatsappId" = $3 AND e."messageId" = $2
+                RETURNING e."tenantId", e."whatsappId", e."messageId", e.status, e.error
+              ),`
+           : ''
+       } next AS (
+         UPDATE tenants SET "eventSeq" = "eventSeq" + 1 WHERE id = $6 AND EXISTS (SELECT 1 FROM written) RETURNING id, "eventSeq"
+       ), event AS (
+         INSERT INTO domain_events ("tenantId", seq, name, payload, audience)
+         SELECT next.id, next."eventSeq", $7::varchar, jsonb_set($8::jsonb, '{message,updatedAt}', to_jsonb(written."updatedAtIso")), $9::jsonb
+           FROM next, written
+         RETURNING id, "tenantId", seq, name, payload, audience, "createdAt"
+       )
+       SELECT event.*, ${takeEarly ? '(SELECT json_agg(early) FROM early)' : 'NULL::json'} AS early FROM event`,
+      [
+        row.id,
+        result.providerMessageId,
+        channel.id,
+        timestamp,
+        row.version,
+        ticket.tenantId,
+        SOCKET_EVENTS.messageUpdate,
+        JSON.stringify(payload),
+        JSON.stringify(ticketAudience(ticket)),
+      ],
+    );
+    const [event] = rows;
+    if (!event) return null;
+    const { early, ...recorded } = event;
+    this.deps.events.publishCommitted([recorded]);
+    return early ?? [];
   }
 }

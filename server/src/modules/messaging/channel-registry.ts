@@ -294,3 +294,17 @@ export class ChannelRegistry implements ChannelsPort {
     await Promise.allSettled(adapters.map((a) => a.shutdown?.()));
   }
 }
+
+/**
+ * The channel's adapter for asking what its provider offers (groups, phone contacts), or
+ * undefined when its type has no adapter or its settings cannot build one (a Cloud API channel
+ * without its WABA data): either way it offers nothing.
+ */
+export function adapterOrNone(registry: Pick<ChannelRegistry, 'supports' | 'adapterFor'>, channel: ChannelRecord): ChannelAdapter | undefined {
+  if (!registry.supports(channel.type)) return undefined;
+  try {
+    return registry.adapterFor(channel);
+  } catch {
+    return undefined;
+  }
+}

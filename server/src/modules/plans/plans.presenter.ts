@@ -1,4 +1,4 @@
-import type { PublicPlan } from '@shared/schemas/plans';
+import type { PlanDto, PublicPlan } from '@shared/schemas/plans';
 import type { Plan } from '../../db/entities';
 
 /** What the public sign-up page may see of a plan: no status, no timestamps, nothing internal. */
@@ -12,5 +12,16 @@ export function presentPublicPlan(plan: Plan): PublicPlan {
     maxConnections: plan.maxConnections,
     trial: plan.trial,
     trialDays: plan.trialDays,
+  };
+}
+
+/** The super administrator's view of a plan. */
+export function presentPlan(plan: Plan & { tenantCount?: number }): PlanDto {
+  return {
+    ...presentPublicPlan(plan),
+    active: plan.active,
+    tenantCount: Number(plan.tenantCount ?? 0),
+    createdAt: new Date(plan.createdAt).toISOString(),
+    updatedAt: new Date(plan.updatedAt).toISOString(),
   };
 }

@@ -125,7 +125,7 @@ export const writeXlsx: ReportWriter = (doc, onError) => {
 
 /** pdfkit's standard fonts cover WinAnsi only: other characters are printed as '?'. */
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const pdfSafe = (text: string): string =>
+export const pdfSafe = (text: string): string =>
   text.replace(/[\s\S]/gu, (ch) => {
     const code = ch.codePointAt(0)!;
     if (code === 9 || code === 10 || code === 13) return ' ';

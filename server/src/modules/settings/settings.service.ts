@@ -1,6 +1,7 @@
 import { SOCKET_EVENTS } from '@shared/events';
 import { DEFAULT_SETTINGS, isSettingKey, type SettingKey } from '@shared/settings';
 import { AppError } from '../../core/app-error';
+import { PLATFORM_PRIVATE_SETTING_PREFIX } from '../../core/platform-settings';
 import type { AuthContext } from '../../core/auth-context';
 import { lockTenant, type Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
@@ -96,9 +97,11 @@ export class SettingsService {
 }
 
 async function readSettings(db: Queryable, tenantId: number): Promise<TenantSettings> {
-  const rows: { key: string; value: string }[] = await db.query(`SELECT key, value FROM settings WHERE "tenantId" = $1`, [
-    tenantId,
-  ]);
+  // Platform-private rows (payment provider keys, licence) are never part of the tenant list.
+  const rows: { key: string; value: string }[] = await db.query(
+    `SELECT key, value FROM settings WHERE "tenantId" = $1 AND NOT starts_with(key, $2)`,
+    [tenantId, PLATFORM_PRIVATE_SETTING_PREFIX],
+  );
   const values: Record<string, string> = { ...DEFAULT_SETTINGS };
   for (const row of rows) values[row.key] = row.value;
   return values as TenantSettings;

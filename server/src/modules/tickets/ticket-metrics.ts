@@ -1,4 +1,5 @@
 import type { Queryable } from '../../core/tenant-catalog';
+import type { StatementPart } from '../../db/statement-part';
 
 /**
  * Recorded metrics (issue #13): every write path that changes a ticket or stores a message calls
@@ -102,6 +103,27 @@ const AUTO_MESSAGE_FACTS = (source: string) => `
  */
 export const autoMessageFactsCtes = (source: string) => `${APPENDED(AUTO_MESSAGE_FACTS(source))},
   auto_message_counts AS (${DAILY_COUNTS_OF_APPENDED} RETURNING 1)`;
+
+/**
+ * autoMessageFactsCtes for `count` messages of one ticket whose insert goes in the same
+ * statement (planned writes, StatementPart): the facts are made from the ticket and the count,
+ * not from the inserted rows, so each part stands alone. `at` is the messages' createdAt (the
+ * transaction's now()). The ticket is read from the statement's snapshot, as the separate insert
+ * before the ticket's own change read it.
+ */
+export function autoMessageFactsParts(ticketId: number, count: number): StatementPart[] {
+  if (count <= 0) return [];
+  return [
+    (param) => `INSERT INTO ticket_metric_events (${EVENT_COLUMNS})
+       SELECT t."tenantId", t.id, 'autoMessage', now(), t."queueId", NULL::int, t."whatsappId", t.channel, t."contactId", NULL::int, NULL::int, NULL::int
+         FROM tickets t CROSS JOIN generate_series(1, ${param(count)}::int)
+        WHERE t.id = ${param(ticketId)}`,
+    (param) => `INSERT INTO ticket_metric_daily ("tenantId", kind, day, "queueId", "userId", slot, n)
+       SELECT t."tenantId", 'autoMessage', (now() AT TIME ZONE 'UTC')::date, t."queueId", NULL::int, ${DAILY_SLOT}, ${param(count)}::int
+         FROM tickets t WHERE t.id = ${param(ticketId)}
+       ON CONFLICT ON CONSTRAINT ticket_metric_daily_key DO UPDATE SET n = ticket_metric_daily.n + EXCLUDED.n`,
+  ];
+}
 
 /**
  * New tickets (upsertActiveTicket(s)): one `opened` fact each, with the queue and agent they were

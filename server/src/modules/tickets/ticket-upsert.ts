@@ -148,3 +148,24 @@ export async function upsertActiveTickets(
   }
   return results;
 }
+
+/**
+ * Tickets created by the current transaction put into another queue before anyone saw them (the
+ * inbound pipeline's opening hooks: a campaign answer opens in the campaign's queue): the ticket,
+ * and its 'opened' (and 'assigned') facts, which recordTicketsOpened wrote with the first queue.
+ * Not a transfer: nothing was announced or logged in the first queue.
+ */
+export async function moveOpenedTickets(tx: EntityManager, moves: readonly { ticketId: number; queueId: number }[]): Promise<void> {
+  if (moves.length === 0) return;
+  const params = [moves.map((m) => m.ticketId), moves.map((m) => m.queueId)];
+  await tx.query(
+    `UPDATE tickets t SET "queueId" = x.queue FROM unnest($1::int[], $2::int[]) AS x(id, queue) WHERE t.id = x.id`,
+    params,
+  );
+  await tx.query(
+    `UPDATE ticket_metric_events e SET "queueId" = x.queue
+       FROM unnest($1::int[], $2::int[]) AS x(id, queue)
+      WHERE e."ticketId" = x.id AND e.kind IN ('opened', 'assigned')`,
+    params,
+  );
+}

@@ -12,7 +12,7 @@ import type { Emit } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import type { MessageTicket } from '../messages/message-ticket';
 import { deleteBotState } from './ticket-bot';
-import { autoMessageFactsCtes, recordOutboundMessages, recordTicketChange } from './ticket-metrics';
+import { autoMessageFactsCtes, autoMessageFactsParts, recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { renderForTicket } from './ticket-variables';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from './tickets.presenter';
 
@@ -356,6 +356,72 @@ export async function queueOutboundText(
  * autoMessage facts and the rows as presented (messageSelectFrom), in one round trip. Answers
  * the rows in order, ready for emitMessageRows.
  */
+/**
+ * queueOutboundTexts as planned writes: ids taken beforehand (nextval in the ticket's lock
+ * statement), the rows presented from what is written, and the insert and its metric facts as
+ * parts of the commit's events statement: one round trip fewer for a chatbot step (issue #14).
+ * `at` is the transaction's now(), the rows' createdAt and updatedAt.
+ */
+export function plannedOutboundTexts(
+  ticket: Pick<TicketRow, 'id' | 'tenantId' | 'contactId' | 'whatsappId'>,
+  bodies: readonly string[],
+  ids: readonly number[],
+  opts: { now: Date; kind: string; at: Date },
+): { rows: MessageRow[]; parts: StatementPart[] } {
+  if (bodies.length === 0) return { rows: [], parts: [] };
+  if (ids.length < bodies.length) throw new Error('plannedOutboundTexts: fewer ids than texts');
+  const taken = ids.slice(0, bodies.length);
+  const timestamp = Math.floor(opts.now.getTime() / 1000);
+  const dataJson = JSON.stringify({ origin: opts.kind });
+  const rows: MessageRow[] = bodies.map((body, i) => ({
+    id: taken[i],
+    tenantId: ticket.tenantId,
+    messageId: null,
+    clientId: null,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    userId: null,
+    whatsappId: ticket.whatsappId,
+    body,
+    fromMe: true,
+    mediaType: 'chat',
+    mediaName: null,
+    mimeType: null,
+    hasMedia: false,
+    quotedMsgId: null,
+    status: 'pending',
+    ack: 0,
+    read: false,
+    reactions: [],
+    isEdited: false,
+    isDeleted: false,
+    isSync: false,
+    isPrivate: false,
+    scheduleDate: null,
+    sendAttempts: 0,
+    nextRetryAt: opts.now,
+    lastError: null,
+    unconfirmed: false,
+    buttons: null,
+    schedule: null,
+    timestamp,
+    createdAt: opts.at,
+    updatedAt: opts.at,
+    q_id: null,
+    q_body: null,
+    q_fromMe: null,
+    q_mediaType: null,
+    q_mediaName: null,
+    q_isDeleted: null,
+  }));
+  const insert: StatementPart = (param) => `INSERT INTO messages (id, "tenantId", "ticketId", "contactId", body, "fromMe", "userId", "whatsappId", "mediaType",
+                           status, "nextRetryAt", timestamp, "dataJson")
+     SELECT x.id, ${param(ticket.tenantId)}, ${param(ticket.id)}, ${param(ticket.contactId)}, x.body, true, NULL, ${param(ticket.whatsappId)}::int, 'chat',
+            'pending', ${param(opts.now)}::timestamptz, ${param(timestamp)}::bigint, ${param(dataJson)}::jsonb
+       FROM unnest(${param(taken)}::bigint[], ${param([...bodies])}::text[]) AS x(id, body)`;
+  return { rows, parts: [insert, ...autoMessageFactsParts(ticket.id, bodies.length)] };
+}
+
 export async function queueOutboundTexts(
   tx: Queryable,
   ticket: Pick<TicketRow, 'id' | 'tenantId' | 'contactId' | 'whatsappId'>,

@@ -6,7 +6,7 @@ import { isPlatformSuperadmin } from '../../core/platform';
 import { ADMIN_PROFILES, SUPERVISOR_PROFILES, assertSameTenant, requireProfile } from '../../core/policy';
 import type { User } from '../../db/entities';
 
-export type UserAction = 'read' | 'updateConfigs' | 'updateOnlineStatus' | 'update' | 'delete';
+export type UserAction = 'read' | 'updateConfigs' | 'updateOnlineStatus' | 'update' | 'delete' | 'desktopPurge';
 
 /** Profiles that count as the tenant's administrators (the last one cannot be demoted or deleted). */
 export const TENANT_ADMIN_PROFILES: readonly Profile[] = ADMIN_PROFILES;
@@ -22,6 +22,9 @@ type PolicyUser = Pick<User, 'id' | 'tenantId' | 'profile'>;
  *   (authorizeUserUpdate).
  * - Reading someone else: supervisors and admins of the tenant (spec section 6: non-users
  *   refresh profiles every 30 s). Changing or deleting someone else: admins only.
+ * - Wiping someone's desktop cache (`desktopPurge`, issue #15): supervisors and admins of the
+ *   tenant; anyone their own. It changes no row of the user, so the superadmin rule below
+ *   does not apply.
  * - A superadmin row is changed only by a superadmin: otherwise an admin of the platform tenant
  *   could reset the super administrator's password and log in as them.
  * - Nobody deletes themselves (the screen would lose its own session mid-action).
@@ -37,7 +40,7 @@ export function authorizeUser<T extends PolicyUser>(auth: AuthContext, action: U
   } else if (self) {
     return target;
   } else {
-    requireProfile(auth, action === 'read' ? SUPERVISOR_PROFILES : ADMIN_PROFILES);
+    requireProfile(auth, action === 'read' || action === 'desktopPurge' ? SUPERVISOR_PROFILES : ADMIN_PROFILES);
   }
   if ((action === 'update' || action === 'delete') && target.profile === 'superadmin' && auth.profile !== 'superadmin') {
     throw new AppError('ERR_NO_PERMISSION');

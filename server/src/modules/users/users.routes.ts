@@ -58,6 +58,11 @@ export function usersRoutes(deps: AppDeps): Router {
     ctx.status = 204;
   });
 
+  // Takes no body (an empty JSON object, or none): the id says it all.
+  router.post('/users/:id/desktop-purge', auth, async (ctx: AppContext) => {
+    ctx.body = await users.purgeDesktop(authOf(ctx), intParam(ctx, 'id'));
+  });
+
   router.put('/users/:id/configs', auth, validate(UpdateUserConfigsSchema), async (ctx: AppContext) => {
     ctx.body = await users.updateConfigs(authOf(ctx), intParam(ctx, 'id'), ctx.input);
   });

@@ -5,6 +5,8 @@ import type {
   ChatUser,
   ChatUsersQuery,
   CreateUserInput,
+  DesktopPurgePayload,
+  DesktopPurgeResponse,
   UpdateUserConfigsInput,
   UpdateUserInput,
   UpdateUserOnlineInput,
@@ -226,6 +228,22 @@ export class UsersService {
         throw err;
       });
     this.deps.sessions.endUserSessions(userId);
+  }
+
+  /**
+   * POST /users/{id}/desktop-purge: records `desktop:purge` for that user only. Their desktop
+   * consoles wipe the local cache when they apply it: live on the socket, or from GET /sync when
+   * they come back online (issue #15). Nothing of the user's row changes; the answer carries the
+   * event's seq (read under the tenant row lock the event took, so it is this event's).
+   */
+  async purgeDesktop(auth: AuthContext, userId: number): Promise<DesktopPurgeResponse> {
+    return this.deps.events.transaction(async (tx, emit) => {
+      const target = authorizeUser(auth, 'desktopPurge', await this.findUser(tx, userId));
+      const payload: DesktopPurgePayload = { userId: target.id, reason: target.id === auth.userId ? 'self' : 'admin' };
+      await emit(target.tenantId, SOCKET_EVENTS.desktopPurge, payload, { scope: 'user', userId: target.id });
+      const rows: { seq: string }[] = await tx.query(`SELECT "eventSeq" AS seq FROM tenants WHERE id = $1`, [target.tenantId]);
+      return { purged: true, seq: Number(rows[0]!.seq) };
+    });
   }
 
   async getProfile(auth: AuthContext, userId: number): Promise<UserProfile> {

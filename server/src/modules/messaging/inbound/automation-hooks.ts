@@ -55,8 +55,11 @@ export function registerAutomationHooks(
         return closed ? 'handled' : undefined;
       }
       // A channel with a chatflow hands new tickets to the bot first: its queue routing
-      // distributes and greets (through applyTicketChange) when the flow gets there.
-      if (event.ticket.created && event.ticket.queueId !== null && automation.chatFlowId === null) {
+      // distributes and greets (through applyTicketChange) when the flow gets there. A ticket an
+      // opening hook routed (a campaign answer in the campaign's queue) enters its queue here
+      // whatever the channel's flow: the bot does not start on it.
+      const routed = event.ticket.routed === true;
+      if (event.ticket.created && event.ticket.queueId !== null && (automation.chatFlowId === null || routed)) {
         const entry = await deps.events.transaction(async (tx, emit) => {
           const queued: number[] = [];
           const result = await enterChannelQueue(tx, emit, ticket, automation, clock.now(), queued);

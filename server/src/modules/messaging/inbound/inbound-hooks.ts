@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { ChannelType, InboundMessage } from '../../../channels/channel-adapter';
 
 /**
@@ -32,6 +33,12 @@ export interface InboundEvent {
     ratingRequested: boolean;
     /** The ticket was created for this very message. */
     created: boolean;
+    /**
+     * A new ticket an opening hook already put into its queue (a campaign answer): the channel
+     * rules give it the queue entry (distribution, greeting) even on a channel with a chatflow,
+     * and the bots (chatflow, keyword bot) do not start on it.
+     */
+    routed?: boolean;
   };
   contact: { id: number; name: string; number: string | null; created: boolean };
 }
@@ -64,4 +71,40 @@ export class InboundHooks {
   list(): readonly InboundHookRegistration[] {
     return this.hooks;
   }
+}
+
+/** A ticket the inbound pipeline creates in the current batch, as an opening hook sees it. */
+export interface OpeningTicket {
+  tenantId: number;
+  ticketId: number;
+  contactId: number;
+  channelId: number;
+  /** The queue it was created in (the channel's). */
+  queueId: number | null;
+}
+
+/** What an opening hook does to a new ticket. */
+export interface TicketOpening {
+  ticketId: number;
+  /** The queue the ticket opens in instead of the channel's (the pipeline writes it, with its 'opened' facts). */
+  queueId?: number;
+  /**
+   * Messages the hook stored in the ticket, before the customer's first one (they get lower ids):
+   * the pipeline announces them (appMessage:create) with the batch, before the customer's.
+   */
+  messageIds: number[];
+}
+
+/**
+ * Opening hooks run INSIDE the batch's transaction, for the tickets it creates (not groups),
+ * after the tickets are written and before the customer's messages are: what they write commits
+ * with the message or not at all, and is seen by the ticket:create event. Keep them to a few
+ * indexed statements for the whole batch: they are on the inbound hot path, though only for new
+ * tickets. A ticket of the batch whose messages all turn out to be duplicates is deleted with what
+ * the hooks wrote into it.
+ */
+export interface TicketOpeningHook {
+  /** Unique name; registering the same name again replaces the hook. */
+  name: string;
+  run(tx: EntityManager, tickets: readonly OpeningTicket[]): Promise<TicketOpening[]>;
 }

@@ -13,11 +13,18 @@ import { lastMessagePreview, loadTicket } from '../../messages/message-ticket';
 import { presentMessage } from '../../messages/messages.presenter';
 import { returnedRows, selectMessagesByIds } from '../../messages/messages.query';
 import { recordInboundMessages } from '../../tickets/ticket-metrics';
-import { upsertActiveTickets } from '../../tickets/ticket-upsert';
+import { moveOpenedTickets, upsertActiveTickets } from '../../tickets/ticket-upsert';
 import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from '../../tickets/tickets.presenter';
-import { ACK_BY_STATUS, type ChannelType, type IdentityKind, type InboundMessage, type StatusUpdate } from '../../../channels/channel-adapter';
+import { ACK_BY_STATUS, type ChannelType, type GroupEvent, type IdentityKind, type InboundMessage, type StatusUpdate } from '../../../channels/channel-adapter';
 import type { InboundPort, InboundResult } from '../../../channels/channel-port';
-import { InboundHooks, type InboundEvent, type InboundHookRegistration } from './inbound-hooks';
+import {
+  InboundHooks,
+  type InboundEvent,
+  type InboundHookRegistration,
+  type OpeningTicket,
+  type TicketOpening,
+  type TicketOpeningHook,
+} from './inbound-hooks';
 import { InboundMediaStore } from './inbound-media';
 
 type PipelineDeps = Pick<AppDeps, 'dataSource' | 'events' | 'logger' | 'config'>;
@@ -88,6 +95,15 @@ const isRetryable = (err: unknown): boolean => {
   return code === '40P01' || code === '40001';
 };
 
+/** A row of message_status_early as taken out of it (DELETE ... RETURNING). */
+export interface EarlyStatusRow {
+  tenantId: number;
+  whatsappId: number;
+  messageId: string;
+  status: StatusUpdate['status'];
+  error: string | null;
+}
+
 /**
  * Inbound pipeline: every provider's normalised messages end here (ARCHITECTURE: Channels,
  * Integrity over luck). Per message:
@@ -114,12 +130,18 @@ const isRetryable = (err: unknown): boolean => {
  */
 export class InboundPipeline implements InboundPort {
   readonly hooks = new InboundHooks();
+  private openingHooks: TicketOpeningHook[] = [];
   private readonly media: InboundMediaStore;
   private readonly queues = new Map<number, TenantQueue>();
   /** Background work per ticket, chained so a ticket's messages are handled in arrival order. */
   private readonly chains = new Map<number, Promise<void>>();
   private readonly pending = new Set<Promise<void>>();
+  private readonly groupHooks = new Map<string, (event: GroupEvent) => Promise<void>>();
+  private readonly groupChains = new Map<string, Promise<void>>();
   private mediaSlots = MEDIA_CONCURRENCY;
+  /** Inbound messages queued (not yet in a batch), and message batches being written (see busy). */
+  private messagesQueued = 0;
+  private messageBatchesRunning = 0;
   private readonly mediaQueue: (() => void)[] = [];
 
   constructor(private readonly deps: PipelineDeps) {
@@ -129,6 +151,38 @@ export class InboundPipeline implements InboundPort {
   /** Registers a hook (see inbound-hooks.ts); the same name again replaces it. */
   useHook(hook: InboundHookRegistration): void {
     this.hooks.use(hook);
+  }
+
+  /**
+   * Registers a group hook: it receives the providers' group events (members joined or left,
+   * groups joined or changed), in arrival order per group, in the background. The same name
+   * again replaces it. Registered by modules/groups (group-wiring.ts).
+   */
+  useGroupHook(name: string, run: (event: GroupEvent) => Promise<void>): void {
+    this.groupHooks.set(name, run);
+  }
+
+  /** Port `groupEvent`: queued behind the group's earlier events; the provider does not wait for the hooks. */
+  async groupEvent(event: GroupEvent): Promise<void> {
+    if (this.groupHooks.size === 0) return;
+    const key = event.kind === 'participants' ? `${event.channelId}:${event.groupId}` : `${event.channelId}:groups`;
+    const previous = this.groupChains.get(key) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      for (const [name, run] of this.groupHooks) {
+        await run(event).catch((err) => this.deps.logger.error({ err, hook: name, channelId: event.channelId }, 'group hook failed'));
+      }
+    });
+    this.groupChains.set(key, next);
+    this.pending.add(next);
+    void next.finally(() => {
+      this.pending.delete(next);
+      if (this.groupChains.get(key) === next) this.groupChains.delete(key);
+    });
+  }
+
+  /** Registers an opening hook (see inbound-hooks.ts), run inside the batch for new tickets; the same name again replaces it. */
+  useOpeningHook(hook: TicketOpeningHook): void {
+    this.openingHooks = [...this.openingHooks.filter((h) => h.name !== hook.name), hook];
   }
 
   /** Stores messages in the order given (the provider's); resolves once they are committed. */
@@ -157,13 +211,7 @@ export class InboundPipeline implements InboundPort {
    * recorded since (the outbound sweep); drops those older than a day. Answers how many applied.
    */
   async applyEarlyStatuses(only?: { channelId: number; providerMessageId: string }): Promise<number> {
-    const rows: {
-      tenantId: number;
-      whatsappId: number;
-      messageId: string;
-      status: StatusUpdate['status'];
-      error: string | null;
-    }[] = returnedRows(
+    const rows: EarlyStatusRow[] = returnedRows(
       await this.deps.dataSource.query(
         `DELETE FROM message_status_early e
              USING messages m
@@ -174,11 +222,20 @@ export class InboundPipeline implements InboundPort {
       ),
     );
     if (!only) await this.deps.dataSource.query(`DELETE FROM message_status_early WHERE "receivedAt" < now() - interval '1 day'`);
+    return this.applyTakenEarlyStatuses(rows);
+  }
+
+  /**
+   * Applies early statuses already taken out of message_status_early by the caller (the outbound
+   * delivery deletes them in the statement that records the provider id: one round trip fewer
+   * per send). Answers how many changed something.
+   */
+  async applyTakenEarlyStatuses(rows: readonly EarlyStatusRow[]): Promise<number> {
     const now = Math.floor(Date.now() / 1000);
     // In ack order, so read after delivered; each only ever moves the ack forward anyway.
-    rows.sort((a, b) => ACK_BY_STATUS[a.status] - ACK_BY_STATUS[b.status]);
+    const ordered = [...rows].sort((a, b) => ACK_BY_STATUS[a.status] - ACK_BY_STATUS[b.status]);
     let applied = 0;
-    for (const r of rows) {
+    for (const r of ordered) {
       const changed = await this.applyStatus({
         tenantId: r.tenantId,
         channelId: r.whatsappId,
@@ -190,6 +247,21 @@ export class InboundPipeline implements InboundPort {
       if (changed) applied++;
     }
     return applied;
+  }
+
+  /**
+   * Whether this process has inbound messages waiting for or inside a batch (any tenant) right
+   * now: the signal background work (the campaign sender) yields to, so live conversations go
+   * first. A counter and a field, no scan. Statuses do not count (a campaign's own sends bring
+   * statuses back; a campaign yielding to them would yield to itself), nor the work after the
+   * commit (hooks, media): the batch is what the webhook answer and the socket event wait for,
+   * and a hook waiting on I/O costs no CPU. Instantaneous rather than "a batch ended within N ms":
+   * a sender that checks it before each send yields in proportion to how busy the pipeline is
+   * (light traffic, rarely; a backlog, always), where a time window would turn a few messages a
+   * second into a campaign held at its floor.
+   */
+  busy(): boolean {
+    return this.messagesQueued > 0 || this.messageBatchesRunning > 0;
   }
 
   /** Resolves when every queued write, background download and hook started so far has settled. */
@@ -209,6 +281,7 @@ export class InboundPipeline implements InboundPort {
       let queue = this.queues.get(tenantId);
       if (!queue) this.queues.set(tenantId, (queue = { entries: [], running: 0 }));
       queue.entries.push({ item, resolve, reject });
+      if (item.kind === 'message') this.messagesQueued++;
       this.pump(tenantId, queue);
     });
   }
@@ -216,9 +289,15 @@ export class InboundPipeline implements InboundPort {
   private pump(tenantId: number, queue: TenantQueue): void {
     while (queue.running < BATCHES_IN_FLIGHT && queue.entries.length > 0) {
       const batch = takeBatch(queue.entries);
+      const messages = batch[0].item.kind === 'message';
       queue.running++;
+      if (messages) {
+        this.messagesQueued -= batch.length;
+        this.messageBatchesRunning++;
+      }
       void this.runBatch(batch).finally(() => {
         queue.running--;
+        if (messages) this.messageBatchesRunning--;
         if (queue.running === 0 && queue.entries.length === 0) this.queues.delete(tenantId);
         else this.pump(tenantId, queue);
       });
@@ -326,6 +405,18 @@ export class InboundPipeline implements InboundPort {
       ticketOrder.forEach(([key], i) => tickets.set(key, { id: upserted[i].ticket.id, created: upserted[i].created }));
       for (const p of live) p.ticketKey = `${p.contact!.id}:${p.message.channelId}`;
 
+      // Opening hooks (a campaign answer): before the customer's messages, so what they store comes first.
+      const openings = await this.runOpeningHooks(
+        tx,
+        upserted.filter((u) => u.created && !u.ticket.isGroup && u.ticket.whatsappId !== null).map((u) => ({
+          tenantId,
+          ticketId: u.ticket.id,
+          contactId: u.ticket.contactId,
+          channelId: u.ticket.whatsappId!,
+          queueId: u.ticket.queueId,
+        })),
+      );
+
       // The messages, in arrival order, in one statement.
       const inserted = await bulkInsertMessages(tx, tenantId, live, tickets);
       const stored = live.filter((p) => inserted.has(`${p.message.channelId}:${p.message.providerMessageId}`));
@@ -362,10 +453,12 @@ export class InboundPipeline implements InboundPort {
       const messageIds = stored.map((p) => inserted.get(`${p.message.channelId}:${p.message.providerMessageId}`)!);
       // The customer's messages are metric facts, with each ticket's queue and agent now.
       await recordInboundMessages(tx, messageIds);
+      // What opening hooks stored in tickets that stay, announced before the customer's messages.
+      const openingMessageIds = [...openings.values()].filter((o) => usedTickets.has(o.ticketId)).flatMap((o) => o.messageIds);
 
       // Reads for the payloads, then every event in one statement (the tenant lock, last).
       const ticketRows: TicketRow[] = await tx.query(`${TICKET_SELECT} WHERE t.id = ANY($1::int[])`, [ticketIds]);
-      const messageRows = await selectMessagesByIds(tx, messageIds);
+      const messageRows = await selectMessagesByIds(tx, [...openingMessageIds, ...messageIds]);
       const ticketById = new Map(ticketRows.map((r) => [r.id, r]));
       const events: PendingEvent[] = [];
       const createdContacts = [...new Set(stored.filter((p) => p.contact!.created).map((p) => p.contact!.id))];
@@ -423,6 +516,7 @@ export class InboundPipeline implements InboundPort {
             isGroup: row.isGroup,
             ratingRequested: row.ratingRequestedAt !== null,
             created: ticketRef.created,
+            ...(openings.get(row.id)?.queueId !== undefined ? { routed: true } : {}),
           },
           contact: { id: p.contact!.id, name: row.contactName, number: row.contactNumber, created: p.contact!.created },
         };
@@ -439,6 +533,31 @@ export class InboundPipeline implements InboundPort {
       return results;
     });
     return { results, after };
+  }
+
+  /**
+   * The opening hooks for the tickets the batch creates; queue changes they ask for are written
+   * here (the ticket and its 'opened' facts), before anything reads the ticket for an event.
+   * Answers by ticket id.
+   */
+  private async runOpeningHooks(tx: EntityManager, opened: OpeningTicket[]): Promise<Map<number, TicketOpening>> {
+    const byTicket = new Map<number, TicketOpening>();
+    if (opened.length === 0 || this.openingHooks.length === 0) return byTicket;
+    const known = new Set(opened.map((o) => o.ticketId));
+    for (const hook of this.openingHooks) {
+      for (const o of await hook.run(tx, opened)) {
+        if (!known.has(o.ticketId)) continue;
+        const before = byTicket.get(o.ticketId);
+        byTicket.set(o.ticketId, {
+          ticketId: o.ticketId,
+          queueId: o.queueId ?? before?.queueId,
+          messageIds: [...(before?.messageIds ?? []), ...o.messageIds],
+        });
+      }
+    }
+    const moves = [...byTicket.values()].filter((o) => o.queueId !== undefined).map((o) => ({ ticketId: o.ticketId, queueId: o.queueId! }));
+    await moveOpenedTickets(tx, moves);
+    return byTicket;
   }
 
   /** The contact of a message that has none yet (or lacks this identity): found again under a lock, or created. */
