@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createThrottle, notifyRealtimeListeners, onRealtimeNotice } from './live-refresh';
+import { createThrottle, notifyRealtimeListeners, onRealtimeNotice, SettledRefetch, type Refetchable } from './live-refresh';
 
 describe('createThrottle', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -78,5 +78,46 @@ describe('realtime notices', () => {
     expect(heard).toEqual(['ticket:update']);
     expect(error).toHaveBeenCalledTimes(2);
     error.mockRestore();
+  });
+});
+
+describe('SettledRefetch', () => {
+  const query = (): Refetchable & { refetch: ReturnType<typeof vi.fn<() => unknown>> } => ({ refetch: vi.fn<() => unknown>(), isFetching: false, isUninitialized: false });
+
+  it('refetches an idle query at once', () => {
+    const q = query();
+    new SettledRefetch(() => [q]).request();
+    expect(q.refetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('remembers a refetch asked while the query is in flight and runs it once the fetch settled, once', () => {
+    const q = query();
+    const refetcher = new SettledRefetch(() => [q]);
+    q.isFetching = true;
+    refetcher.request();
+    refetcher.request();
+    expect(q.refetch).not.toHaveBeenCalled();
+    refetcher.settle(); // a render while still fetching
+    expect(q.refetch).not.toHaveBeenCalled();
+    q.isFetching = false;
+    refetcher.settle();
+    expect(q.refetch).toHaveBeenCalledTimes(1);
+    refetcher.settle();
+    expect(q.refetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves skipped queries alone and treats each query on its own', () => {
+    const skipped = { ...query(), isUninitialized: true };
+    const busy = { ...query(), isFetching: true };
+    const idle = query();
+    const refetcher = new SettledRefetch(() => [skipped, busy, idle]);
+    refetcher.request();
+    expect(skipped.refetch).not.toHaveBeenCalled();
+    expect(busy.refetch).not.toHaveBeenCalled();
+    expect(idle.refetch).toHaveBeenCalledTimes(1);
+    busy.isFetching = false;
+    refetcher.settle();
+    expect(busy.refetch).toHaveBeenCalledTimes(1);
+    expect(idle.refetch).toHaveBeenCalledTimes(1);
   });
 });

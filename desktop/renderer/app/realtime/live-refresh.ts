@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DomainEventEnvelope } from '@shared/events';
 
 /**
@@ -94,4 +94,53 @@ export function useLiveRefresh(eventNames: readonly string[], refresh: () => voi
       throttle.cancel();
     };
   }, [names, intervalMs]);
+}
+
+/** What useSettledRefetch needs of an RTK Query hook's result. */
+export interface Refetchable {
+  refetch(): unknown;
+  isFetching: boolean;
+  /** A skipped query: nothing to refetch (RTK Query throws on refetching it). */
+  isUninitialized?: boolean;
+}
+
+/**
+ * Refetches the queries of a live screen without losing a request. RTK Query drops a refetch
+ * asked while the same query is in flight; a change the server made during that fetch (a
+ * campaign finishing while the list was being read after "start") then stayed off screen until
+ * the next event, and the last event of a run has no next one. A refetch asked during a fetch is
+ * remembered and run once that fetch has settled.
+ */
+export class SettledRefetch {
+  private readonly missed = new Set<number>();
+
+  constructor(private readonly queries: () => readonly Refetchable[]) {}
+
+  /** Refetches every query now, or once its fetch in flight has settled. */
+  request(): void {
+    this.queries().forEach((query, i) => {
+      if (query.isUninitialized) return;
+      if (query.isFetching) this.missed.add(i);
+      else void query.refetch();
+    });
+  }
+
+  /** Called after each render: runs the refetches asked during a fetch that has now settled. */
+  settle(): void {
+    if (this.missed.size === 0) return;
+    this.queries().forEach((query, i) => {
+      if (!this.missed.has(i) || query.isFetching) return;
+      this.missed.delete(i);
+      if (!query.isUninitialized) void query.refetch();
+    });
+  }
+}
+
+/** The refresh of useLiveRefresh for these queries (see SettledRefetch). */
+export function useSettledRefetch(...queries: Refetchable[]): () => void {
+  const latest = useRef(queries);
+  latest.current = queries;
+  const [refetcher] = useState(() => new SettledRefetch(() => latest.current));
+  useEffect(() => refetcher.settle());
+  return useCallback(() => refetcher.request(), [refetcher]);
 }

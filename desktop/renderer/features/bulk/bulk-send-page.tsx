@@ -42,7 +42,7 @@ import { showServerFailure } from '../../app/forms/server-errors';
 import { TextAreaField } from '../../app/forms/text-area-field';
 import { useZodForm } from '../../app/forms/use-zod-form';
 import { PageHeader } from '../../app/layout/page-header';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { formatCell } from '../../app/table/cell-format';
 import { type DataColumn, type DataRow } from '../../app/table/data-table';
 import { CampaignOutcomeTable } from '../campaigns/campaign-outcome-table';
@@ -368,17 +368,8 @@ function BulkSendProgress({
   const send = useGetBulkSendQuery(id ?? 0, { skip: id === null });
   const results = useBulkSendResultsQuery({ id: id ?? 0, pageNumber, pageSize, status: status || undefined }, { skip: id === null });
   const [cancel, canceling] = useCancelBulkSendMutation();
-  useLiveRefresh(
-    LIVE_EVENTS,
-    () => {
-      void list.refetch();
-      if (id !== null) {
-        void send.refetch();
-        void results.refetch();
-      }
-    },
-    1000,
-  );
+  // The send and its results are skipped queries (nothing to refetch) until one is chosen.
+  useLiveRefresh(LIVE_EVENTS, useSettledRefetch(list, send, results), 1000);
   const s = send.data;
   if (id === null || !s) {
     return (

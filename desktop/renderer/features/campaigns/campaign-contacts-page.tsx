@@ -26,7 +26,7 @@ import { useListTagsQuery } from '../../api/tags.api';
 import { useListAllTenantUsersQuery } from '../../api/users.api';
 import { showToast } from '../../app/feedback/toaster';
 import { PageHeader } from '../../app/layout/page-header';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { formatCell } from '../../app/table/cell-format';
 import { type DataColumn, type DataRow } from '../../app/table/data-table';
 import { EChart, type ChartOption } from '../dashboard/charts/echart';
@@ -60,14 +60,7 @@ export function CampaignContactsPage() {
   const [status, setStatus] = useState<CampaignContactStatus | ''>('');
   const campaign = useGetCampaignQuery(id, { skip: !Number.isInteger(id) });
   const contacts = useListCampaignContactsQuery({ id, pageNumber, pageSize, status: status || undefined }, { skip: !Number.isInteger(id) });
-  useLiveRefresh(
-    LIVE_EVENTS,
-    () => {
-      void campaign.refetch();
-      void contacts.refetch();
-    },
-    1000,
-  );
+  useLiveRefresh(LIVE_EVENTS, useSettledRefetch(campaign, contacts), 1000);
   const [link, linking] = useLinkCampaignContactsMutation();
   const [unlink] = useUnlinkCampaignContactMutation();
   const [downloadReport] = useDownloadCampaignReportMutation();

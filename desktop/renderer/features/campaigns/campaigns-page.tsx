@@ -14,7 +14,7 @@ import {
 } from '../../api/campaigns.api';
 import { CrudPage } from '../../app/crud/crud-page';
 import { showToast } from '../../app/feedback/toaster';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { formatCell } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
@@ -37,7 +37,7 @@ export function CampaignsPage() {
   const timeZone = useTenantTimeZone();
   const navigate = useNavigate();
   const list = useListCampaignsQuery();
-  useLiveRefresh(LIVE_EVENTS, () => void list.refetch(), LIVE_MS);
+  useLiveRefresh(LIVE_EVENTS, useSettledRefetch(list), LIVE_MS);
   const campaigns = useMemo(() => list.data ?? [], [list.data]);
   const byId = useMemo(() => new Map(campaigns.map((c) => [c.id, c])), [campaigns]);
   const [editing, setEditing] = useState<CampaignDto | 'new' | null>(null);

@@ -13,7 +13,7 @@ import {
   useTicketsTimesQuery,
   type PeriodArgs,
 } from '../../api/statistics.api';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { AgentsNow } from './agents-now';
 import { dashboardCharts } from './dashboard-charts-loader';
 import { DashboardCards } from './dashboard-cards';
@@ -61,10 +61,8 @@ export function DashboardPage() {
   const byHour = useTicketsByHourQuery(period);
   const agents = useAgentsNowQuery({ queuesIds: period.queuesIds });
 
-  // useLiveRefresh calls the latest closure: the queries of the period on screen.
-  useLiveRefresh(LIVE_EVENTS, () => {
-    for (const query of [times, byQueue, byChannel, evolution, byHour, agents]) void query.refetch();
-  });
+  // The queries of the period on screen (the latest ones: useSettledRefetch reads them at each call).
+  useLiveRefresh(LIVE_EVENTS, useSettledRefetch(times, byQueue, byChannel, evolution, byHour, agents));
 
   const queueColors = useMemo(() => new Map((queues.data ?? []).map((queue) => [queue.id, queue.color])), [queues.data]);
   const failed = times.isError && !times.data;

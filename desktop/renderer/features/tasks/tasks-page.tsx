@@ -17,7 +17,7 @@ import {
 import { ConfirmDeleteAlert } from '../../app/crud/confirm-delete-alert';
 import { CrudPage } from '../../app/crud/crud-page';
 import { showToast } from '../../app/feedback/toaster';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { useAppSelector } from '../../app/store-hooks';
 import { formatCell } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
@@ -55,10 +55,7 @@ export function TasksPage() {
     priority: priority || undefined,
   });
   const summary = useTaskSummaryQuery({ ownerId: ownerId ? Number(ownerId) : undefined });
-  useLiveRefresh(LIVE_EVENTS, () => {
-    void list.refetch();
-    void summary.refetch();
-  });
+  useLiveRefresh(LIVE_EVENTS, useSettledRefetch(list, summary));
   const ownersQuery = useListTaskOwnersQuery();
   const owners = useMemo<TaskOwnerOption[]>(() => {
     const others = (ownersQuery.data ?? []).map((u) => ({ id: u.id, name: u.name }));

@@ -6,7 +6,7 @@ import { SOCKET_EVENTS } from '@shared/events';
 import type { PanelTicket } from '@shared/schemas/statistics';
 import { useListQueuesQuery } from '../../api/queues.api';
 import { useTicketPanelQuery } from '../../api/statistics.api';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { pathTo } from '../../app/routing/route-table';
 import { formatClock } from '../dashboard/dashboard-format';
 import { QueueMultiSelect } from '../dashboard/queue-multi-select';
@@ -150,7 +150,7 @@ export function TicketPanelPage() {
   const [queuesIds, setQueuesIds] = useState<number[]>([]);
   const panel = useTicketPanelQuery({ queuesIds });
   const queuesList = useListQueuesQuery();
-  useLiveRefresh(LIVE_EVENTS, () => void panel.refetch());
+  useLiveRefresh(LIVE_EVENTS, useSettledRefetch(panel));
   const now = useNow();
   const elapsedMs = panel.fulfilledTimeStamp ? now - panel.fulfilledTimeStamp : 0;
 

@@ -15,7 +15,7 @@ import { useListNotesQuery, useListProtocolsQuery, type TicketRecordsArgs } from
 import { DateField, FormErrorSummary, TextField } from '../../app/forms/form-fields';
 import { showServerFailure } from '../../app/forms/server-errors';
 import { useZodForm } from '../../app/forms/use-zod-form';
-import { useLiveRefresh } from '../../app/realtime/live-refresh';
+import { useLiveRefresh, useSettledRefetch } from '../../app/realtime/live-refresh';
 import { EMPTY_CELL } from '../../app/table/cell-format';
 import { DataTable, type DataColumn, type DataRow } from '../../app/table/data-table';
 import { useTenantTimeZone } from '../reports/use-tenant-time-zone';
@@ -48,7 +48,7 @@ function useRecordsPage(kind: TicketRecordsKind, args: TicketRecordsArgs) {
   const protocols = useListProtocolsQuery(args, { skip: kind !== 'protocols', refetchOnMountOrArgChange: true });
   const notes = useListNotesQuery(args, { skip: kind !== 'notes', refetchOnMountOrArgChange: true });
   const query = kind === 'protocols' ? protocols : notes;
-  useLiveRefresh(LIVE_EVENTS[kind], () => void query.refetch());
+  useLiveRefresh(LIVE_EVENTS[kind], useSettledRefetch(query));
   const rows: DataRow[] | undefined =
     kind === 'protocols' ? (protocols.data?.protocols as DataRow[] | undefined) : (notes.data?.notes as DataRow[] | undefined);
   return { query, rows, page: query.data };
