@@ -73,6 +73,9 @@ const priority = z.enum(TASK_PRIORITIES, { error: `deve ser ${TASK_PRIORITIES.jo
 /** An optional link; '' (an emptied form field) means none. */
 const optionalLink = z.preprocess((v) => (v === '' ? null : v), recordIdSchema().nullable());
 
+/** The fields a task's form edits and the server writes, in the schema's names. */
+export const TASK_FIELDS = ['name', 'description', 'limitDate', 'ownerId', 'recurrenceDays', 'repetitions', 'priority', 'ticketId', 'contactId'] as const;
+
 /** POST /tasks body. */
 export const CreateTaskSchema = z.object({
   name,

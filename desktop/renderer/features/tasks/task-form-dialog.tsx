@@ -1,5 +1,5 @@
 import { FormGroup, Tag } from '@blueprintjs/core';
-import { CreateTaskSchema, TASK_PRIORITIES, TASK_RECURRENCE_DAYS, type CreateTaskInput } from '@shared/schemas/tasks';
+import { CreateTaskSchema, TASK_FIELDS, TASK_PRIORITIES, TASK_RECURRENCE_DAYS, type CreateTaskInput } from '@shared/schemas/tasks';
 import { useState } from 'react';
 import { useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -26,17 +26,7 @@ interface TaskFormValues {
   contactId: string;
 }
 
-const FIELDS = [
-  'name',
-  'description',
-  'limitDate',
-  'ownerId',
-  'recurrenceDays',
-  'repetitions',
-  'priority',
-  'ticketId',
-  'contactId',
-];
+const FIELDS = TASK_FIELDS;
 
 /**
  * Create or edit a task (/tarefas): name, description, limit date, owner, recurrence and

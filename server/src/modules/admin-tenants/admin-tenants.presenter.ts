@@ -1,21 +1,7 @@
 import type { AdminTenantDto, TenantDeletionDto } from '@shared/schemas/admin-tenants';
 
-export interface AdminTenantRow {
-  id: number;
-  name: string;
-  status: 'active' | 'inactive';
-  identity: string | null;
-  planId: number | null;
-  planName: string | null;
-  maxUsers: number;
-  maxConnections: number;
-  limitsOverride: boolean;
-  trial: boolean;
-  trialDays: number;
-  userCount: number;
-  connectionCount: number;
-  createdAt: Date;
-}
+/** A tenant as the list query reads it: the DTO's own columns (the trial's end and the deletion come apart). */
+export type AdminTenantRow = Omit<AdminTenantDto, 'trialEndsAt' | 'deletion'>;
 
 export interface TenantDeletionRow {
   id: number;

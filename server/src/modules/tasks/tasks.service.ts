@@ -5,6 +5,7 @@ import {
   TASK_PAGE_SIZE,
   TASK_REMINDER_LEAD_MINUTES,
   type CreateTaskCommentInput,
+  TASK_FIELDS,
   type CreateTaskInput,
   type TaskCommentDto,
   type TaskDto,
@@ -40,18 +41,7 @@ const SELECT_TASK = `
     LEFT JOIN users u ON u.id = t."ownerId"
     LEFT JOIN contacts c ON c.id = t."contactId"`;
 
-/** Columns a create or update writes, in the schema's names. */
-const WRITABLE = [
-  'name',
-  'description',
-  'limitDate',
-  'ownerId',
-  'recurrenceDays',
-  'repetitions',
-  'priority',
-  'ticketId',
-  'contactId',
-] as const;
+const WRITABLE = TASK_FIELDS;
 
 /**
  * Tasks (/tarefas). Visibility and rights: tasks.policy.ts. Every write records a `task:update`
