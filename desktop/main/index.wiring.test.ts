@@ -133,8 +133,9 @@ beforeAll(async () => {
   (process as { resourcesPath?: string }).resourcesPath = '/opt/Atende/resources';
   process.argv.push('atende://tickets/77');
   await import('./index');
-  // Let the whenReady() continuation run.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The whenReady() continuation reads the preferences file first (real I/O, slower under load):
+  // wait for its last step, the 'activate' listener.
+  await vi.waitFor(() => expect(fake.app.listeners.get('activate')?.length).toBe(1), { timeout: 10_000 });
 });
 
 describe('main process wiring', () => {
