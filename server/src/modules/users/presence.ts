@@ -41,7 +41,9 @@ export async function settlePresence(
   decide: (current: Presence) => Presence | Promise<Presence>,
 ): Promise<Presence | null> {
   return deps.events.transaction(async (tx, emit) => {
-    const [row] = (await tx.query(`SELECT "isOnline", away FROM users WHERE id = $1 AND "tenantId" = $2 FOR UPDATE`, [
+    // NO KEY UPDATE: serialises settlements without blocking writers that only reference the
+    // user (a ticket or notification for them takes KEY SHARE on the row).
+    const [row] = (await tx.query(`SELECT "isOnline", away FROM users WHERE id = $1 AND "tenantId" = $2 FOR NO KEY UPDATE`, [
       user.userId,
       user.tenantId,
     ])) as { isOnline: boolean; away: boolean }[];
