@@ -1,6 +1,13 @@
 /** Business constants and limits of spec section 9, declared once for server and clients. */
 export const IDLE_TICKS = 7200;
 export const IDLE_CHECK_INTERVAL_MS = 30_000;
+/**
+ * Presence (issue #18): after this many seconds without a click, mouse move or key press (the
+ * idle counter above, read at its 30 s checks) the app tells the server the user is away; the
+ * next activity makes them online again. Five minutes: a short pause (a call, a coffee) leaves
+ * an agent online, a longer one shows colleagues that a transfer may wait.
+ */
+export const PRESENCE_AWAY_AFTER_SECONDS = 300;
 export const PROFILE_REFRESH_MS = 30_000;
 export const DEFAULT_TICKET_PAGE = 1;
 export const REQUEST_TIMEOUT_MS = 20_000;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROFILES, type Profile } from '../profiles';
 import { emailSchema, passwordPolicySchema } from './auth';
+import type { Presence } from './internal-chat';
 import { RECORD_ID_MAX, recordId, recordIdSchema } from './record-id';
 
 /** Users calls of spec section 7: request bodies (zod, shared with the React client) and answers. */
@@ -86,6 +87,8 @@ export interface UserProfile {
   blockVoice: boolean;
   blockWavoip: boolean;
   isOnline: boolean;
+  /** 'online', 'away' (idle: every connected app of the user idle for a while) or 'offline'; `isOnline` is false only when offline. */
+  presence: Presence;
   lastOnline: string | null;
   configs: UserConfigs;
 }
@@ -99,12 +102,28 @@ export interface UserUpdatePayload {
   user: UserProfile;
 }
 
-/** Payload of SOCKET_EVENTS.userStatus (sent to the user's tenant). */
+/**
+ * Payload of SOCKET_EVENTS.userStatus (sent to the user's tenant) when the user's presence
+ * changes. `isOnline` is `presence !== 'offline'` (kept for the anchor's clients); `lastOnline`
+ * comes with PUT /usersIsOnline only.
+ */
 export interface UserStatusPayload {
   userId: number;
   isOnline: boolean;
-  lastOnline: string | null;
+  presence: Presence;
+  lastOnline?: string | null;
 }
+
+/**
+ * Socket `user:presence` (client to server): the app's idle state (issue #18). A client sends
+ * 'away' once the user has been idle PRESENCE_AWAY_AFTER_SECONDS (shared/limits.ts) and 'online'
+ * at the next click, mouse move or key press. The user is online while any of their connected
+ * apps is, away when all of them are, offline when none is connected.
+ */
+export const UserPresenceSchema = z.strictObject({
+  presence: z.enum(['online', 'away'], { error: "deve ser 'online' ou 'away'" }),
+});
+export type UserPresenceInput = z.infer<typeof UserPresenceSchema>;
 
 /* ---------------------------------------------------------------------------------------------
  * Users administration (spec section 7, "Users"): list, create, update, delete, internal-chat
@@ -227,6 +246,7 @@ export interface ChatUser {
   email: string;
   profile: Profile;
   isOnline: boolean;
+  presence: Presence;
   lastOnline: string | null;
 }
 

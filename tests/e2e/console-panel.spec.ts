@@ -217,14 +217,14 @@ test.describe('agent console panel (signed in as admin)', () => {
     await page.getByTestId('ticket-transfer').click();
     await expect(transferDialog).toBeVisible();
     await page.getByTestId('transfer-tab-user').click();
-    await page.getByTestId('transfer-user').selectOption(String(agentId));
+    await page.getByTestId('transfer-user').locator(`[data-user-id="${agentId}"]`).click();
     await page.getByTestId('transfer-submit').click();
     await expect(transferDialog).toHaveCount(0);
     await expect.poll(async () => (await api(page, 'GET', `/tickets/${ticket.id}`)).userId).toBe(agentId);
 
     await page.getByTestId('ticket-transfer').click();
     await page.getByTestId('transfer-tab-user').click();
-    await page.getByTestId('transfer-user').selectOption(String(agentId));
+    await page.getByTestId('transfer-user').locator(`[data-user-id="${agentId}"]`).click();
     await page.getByTestId('transfer-submit').click();
     await expect(page.getByTestId('transfer-error')).toHaveText('Ticket já pertence ao usuário selecionado.');
     await page.screenshot({ path: `${SHOTS}/console-transfer-user-refused.png` });

@@ -1,3 +1,5 @@
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import type { Presence } from '@shared/schemas/internal-chat';
 import { unmodifiedRows } from '../features/attendance/draft-read';
 import { listFilterKey, ticketListParams } from '../features/attendance/ticket-filters';
 import { baseApi } from './base.api';
@@ -86,6 +88,8 @@ export interface AttendanceUser {
   email?: string;
   profile?: string;
   isOnline?: boolean;
+  /** Online, away or offline (issue #18); kept live by `user:status` (patchAttendanceUser). */
+  presence?: Presence;
 }
 
 export interface AttendanceChannel {
@@ -308,3 +312,24 @@ export const {
   useSearchTicketMessagesQuery,
   useSearchTicketsQuery,
 } = ticketsApi;
+
+/** The colleague fields a user event changes in the cached GET /users/chat-privado list (transfer dialog, filters). */
+const ATTENDANCE_USER_FIELDS = ['name', 'email', 'profile', 'isOnline', 'presence'] as const;
+
+/** A user's change (user:update, user:status) applied to the cached colleague list, if loaded. */
+export function patchAttendanceUser(
+  dispatch: ThunkDispatch<any, unknown, UnknownAction>,
+  state: Parameters<typeof ticketsApi.util.selectCachedArgsForQuery>[0],
+  userId: number,
+  patch: Record<string, unknown>,
+): void {
+  if (ticketsApi.util.selectCachedArgsForQuery(state, 'getAttendanceUsers').length === 0) return;
+  const changes = Object.fromEntries(ATTENDANCE_USER_FIELDS.filter((key) => key in patch).map((key) => [key, patch[key]]));
+  if (Object.keys(changes).length === 0) return;
+  dispatch(
+    ticketsApi.util.updateQueryData('getAttendanceUsers', undefined, (draft) => {
+      const user = draft.find((candidate) => candidate.id === userId);
+      if (user) Object.assign(user, changes);
+    }),
+  );
+}

@@ -145,8 +145,8 @@ export const {
 } = usersApi;
 
 /**
- * A user's change (user:update, user:status) applied to every cached page of the users list,
- * so names, profiles and presence follow without refetching the pages.
+ * A user's change (user:update, user:status) applied to every cached page of the users list and
+ * to the pickers' full list, so names, profiles and presence follow without refetching.
  */
 export function patchUserInLists(
   dispatch: ThunkDispatch<any, unknown, UnknownAction>,
@@ -158,6 +158,14 @@ export function patchUserInLists(
     dispatch(
       usersApi.util.updateQueryData('listTenantUsers', args, (draft) => {
         const user = draft.users.find((candidate) => candidate.id === userId);
+        if (user) Object.assign(user, patch);
+      }),
+    );
+  }
+  if (usersApi.util.selectCachedArgsForQuery(state, 'listAllTenantUsers').length > 0) {
+    dispatch(
+      usersApi.util.updateQueryData('listAllTenantUsers', undefined, (draft) => {
+        const user = draft.find((candidate) => candidate.id === userId);
         if (user) Object.assign(user, patch);
       }),
     );

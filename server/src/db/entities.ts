@@ -114,6 +114,8 @@ export interface User {
   allowedConnections: number[];
   blockVoice: boolean;
   isOnline: boolean;
+  /** Online but idle on every connected app (presence 'away'); false whenever offline. */
+  away: boolean;
   lastOnline: Date | null;
   configs: { filtrosAtendimento?: unknown; isDark?: boolean };
   /** Bumped on password change: sessions created before are revoked. */
@@ -136,6 +138,7 @@ export const UserEntity = new EntitySchema<User>({
     allowedConnections: { type: 'jsonb', default: () => "'[]'::jsonb" },
     blockVoice: { type: 'boolean', default: false },
     isOnline: { type: 'boolean', default: false },
+    away: { type: 'boolean', default: false },
     lastOnline: { type: 'timestamptz', nullable: true },
     configs: { type: 'jsonb', default: () => "'{}'::jsonb" },
     tokenVersion: { type: 'int', default: 0 },

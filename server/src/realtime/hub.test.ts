@@ -188,7 +188,7 @@ describe('presence', () => {
 
     const statusEvent = `${a.tenant.id}:${SOCKET_EVENTS.userStatus}`;
     await waitFor(() => watcher.received.some(([n]) => n === statusEvent), 'the user status event');
-    expect(watcher.received.find(([n]) => n === statusEvent)?.[1]).toEqual({ userId: a.agent.id, isOnline: true });
+    expect(watcher.received.find(([n]) => n === statusEvent)?.[1]).toEqual({ userId: a.agent.id, isOnline: true, presence: 'online' });
     const [row] = await server.deps.dataSource.query(`SELECT "isOnline", "lastOnline" FROM users WHERE id = $1`, [a.agent.id]);
     expect(row.isOnline).toBe(true);
     expect(row.lastOnline).not.toBeNull();
@@ -198,7 +198,7 @@ describe('presence', () => {
       () => watcher.received.filter(([n]) => n === statusEvent).length === 2,
       'the offline status event',
     );
-    expect(watcher.received.filter(([n]) => n === statusEvent)[1][1]).toEqual({ userId: a.agent.id, isOnline: false });
+    expect(watcher.received.filter(([n]) => n === statusEvent)[1][1]).toEqual({ userId: a.agent.id, isOnline: false, presence: 'offline' });
     const [after] = await server.deps.dataSource.query(`SELECT "isOnline" FROM users WHERE id = $1`, [a.agent.id]);
     expect(after.isOnline).toBe(false);
 

@@ -18,6 +18,7 @@ import { anchorEventsFor, needsTicket } from './anchor-events';
 import { AnchorQueue } from './anchor-queue';
 import { deliveryFor, roomsFor, roomsOf } from './audience';
 import { toEnvelope, type EventPublisher } from './domain-events';
+import { trackPresence } from './presence';
 
 /** Server-to-server messages (Redis adapter): every process fans out to its own sockets. */
 const TICKET_FANOUT = 'atende:ticket-event';
@@ -133,14 +134,7 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     }
     const auth = socket.data.auth as AuthContext;
     void socket.join([...roomsOf(auth), `session:${auth.sessionId}`]);
-    socket.on(`${auth.tenantId}:${SOCKET_EVENTS.setUserActive}`, () => void markOnline(deps, auth, true));
-    socket.on('disconnect', () => {
-      // On shutdown the user is not leaving: another server takes the reconnect.
-      if (closing) return;
-      void stillConnected(io, auth.userId)
-        .then((connected) => (connected ? undefined : markOnline(deps, auth, false)))
-        .catch((err) => deps.logger.warn({ err, userId: auth.userId }, 'could not check remaining sockets'));
-    });
+    trackPresence(io, deps, socket, auth, () => closing);
   });
 
   /**
@@ -236,32 +230,4 @@ function factsChangeOf(event: DomainEvent): FactsChanged | null {
     return typeof userId === 'number' ? { tenantId: event.tenantId, userId } : { tenantId: event.tenantId };
   }
   return null;
-}
-
-async function stillConnected(io: SocketServer, userId: number): Promise<boolean> {
-  const sockets = await io.in(`user:${userId}`).fetchSockets();
-  return sockets.length > 0;
-}
-
-/**
- * `{tenantId}:setUserActive` marks the user online and tells the tenant (user status update);
- * the user's last socket leaving marks them offline. Only a change is announced: clients send
- * setUserActive on every reconnect, and a user who never went online does not "leave".
- */
-async function markOnline(deps: AppDeps, auth: AuthContext, online: boolean): Promise<void> {
-  try {
-    await deps.events.transaction(async (tx, emit) => {
-      const [user] = (await tx.query(`SELECT "isOnline" FROM users WHERE id = $1 AND "tenantId" = $2 FOR UPDATE`, [
-        auth.userId,
-        auth.tenantId,
-      ])) as { isOnline: boolean }[];
-      if (!user) return;
-      await tx.query(`UPDATE users SET "isOnline" = $1, "lastOnline" = now() WHERE id = $2`, [online, auth.userId]);
-      if (user.isOnline !== online) {
-        await emit(auth.tenantId, SOCKET_EVENTS.userStatus, { userId: auth.userId, isOnline: online });
-      }
-    });
-  } catch (err) {
-    deps.logger.warn({ err, userId: auth.userId }, 'could not update online status');
-  }
 }

@@ -3,9 +3,16 @@ import { SOCKET_EVENTS } from '@shared/events';
 import { planCacheUpdates } from './event-dispatcher';
 
 describe('planCacheUpdates', () => {
-  it('patches the user on a status change', () => {
+  it('patches the user on a status change, with the presence', () => {
+    expect(planCacheUpdates({ name: 'user:status', payload: { userId: 7, isOnline: true, presence: 'away' } })).toEqual([
+      { kind: 'patchUser', userId: 7, patch: { isOnline: true, presence: 'away' } },
+    ]);
+    // Without a (valid) presence, the flag decides: online or offline.
     expect(planCacheUpdates({ name: 'user:status', payload: { userId: 7, isOnline: true } })).toEqual([
-      { kind: 'patchUser', userId: 7, patch: { isOnline: true } },
+      { kind: 'patchUser', userId: 7, patch: { isOnline: true, presence: 'online' } },
+    ]);
+    expect(planCacheUpdates({ name: 'user:status', payload: { userId: 7, isOnline: false, presence: 'gone' } })).toEqual([
+      { kind: 'patchUser', userId: 7, patch: { isOnline: false, presence: 'offline' } },
     ]);
     expect(planCacheUpdates({ name: 'user:status', payload: { userId: 7 } })).toEqual([]);
   });

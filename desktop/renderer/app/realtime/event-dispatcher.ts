@@ -1,4 +1,5 @@
 import { SOCKET_EVENTS, type DomainEventEnvelope } from '@shared/events';
+import { PRESENCE_STATES, type Presence } from '@shared/schemas/internal-chat';
 import type { TAG_TYPES } from '../../api/base.api';
 
 /**
@@ -41,6 +42,8 @@ const catalogOf = (name: string): CatalogName | null =>
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const isPresence = (value: unknown): value is Presence => (PRESENCE_STATES as readonly unknown[]).includes(value);
+
 function userIdOf(payload: Record<string, unknown>): number | null {
   const id = payload.userId ?? payload.id;
   return typeof id === 'number' && Number.isFinite(id) ? id : null;
@@ -58,9 +61,10 @@ export function planCacheUpdates(event: Pick<DomainEventEnvelope, 'name' | 'payl
   switch (event.name) {
     case SOCKET_EVENTS.userStatus: {
       const userId = userIdOf(payload);
-      return userId !== null && typeof payload.isOnline === 'boolean'
-        ? [{ kind: 'patchUser', userId, patch: { isOnline: payload.isOnline } }]
-        : [];
+      if (userId === null || typeof payload.isOnline !== 'boolean') return [];
+      // Presence (issue #18); a status without it (an older server) is online or offline.
+      const presence = isPresence(payload.presence) ? payload.presence : payload.isOnline ? 'online' : 'offline';
+      return [{ kind: 'patchUser', userId, patch: { isOnline: payload.isOnline, presence } }];
     }
     case SOCKET_EVENTS.userUpdate: {
       const source = isRecord(payload.user) ? payload.user : payload;

@@ -74,6 +74,31 @@ describe('realtime client', () => {
     expect(socket().emitted).toContainEqual(['5:setUserActive']);
   });
 
+  it('reports the app going idle and active (user:presence), only while connected and only on change', () => {
+    const { client, socket } = setup();
+    const presences = () => socket().emitted.filter(([name]) => name === 'user:presence');
+    client.setPresence('away');
+    expect(presences()).toEqual([]);
+    // Connecting while idle: the idle state goes first, so the user never shows online meanwhile.
+    socket().receive('connect');
+    expect(socket().emitted).toEqual([['user:presence', { presence: 'away' }], ['5:setUserActive']]);
+    client.setPresence('away');
+    client.setPresence('online');
+    expect(presences()).toEqual([['user:presence', { presence: 'away' }], ['user:presence', { presence: 'online' }]]);
+    socket().receive('disconnect', 'transport close');
+    client.setPresence('away');
+    expect(presences()).toHaveLength(2);
+    socket().receive('connect');
+    expect(presences()).toHaveLength(3);
+    expect(socket().emitted.at(-2)).toEqual(['user:presence', { presence: 'away' }]);
+    // Active again before a reconnect: nothing to report but the announcement.
+    client.setPresence('online');
+    socket().receive('disconnect', 'transport close');
+    socket().receive('connect');
+    expect(socket().emitted.at(-1)).toEqual(['5:setUserActive']);
+    expect(presences()).toHaveLength(4);
+  });
+
   it('applies live events once, in seq order', () => {
     const { socket, applied } = setup();
     socket().receive('connect');

@@ -1,9 +1,12 @@
 import { SOCKET_EVENTS, type DomainEventEnvelope, type SyncResponse } from '@shared/events';
+import { CHAT_SOCKET_EVENTS } from '@shared/schemas/internal-chat';
+import type { UserPresenceInput } from '@shared/schemas/users';
 
 /**
  * The Socket.IO client of spec section 7: token authentication, automatic reconnection trying
  * websocket then polling, a reconnect after a server-initiated disconnect unless the token was
- * refused, `<tenantId>:setUserActive` after each connect, and replay of missed events.
+ * refused, `<tenantId>:setUserActive` after each connect, the app's idle state (`user:presence`,
+ * issue #18), and replay of missed events.
  *
  * Every event carries a per-tenant `seq`. The client remembers the last one it applied; after a
  * reconnect it asks GET /sync?since=<seq> and applies what it missed, in order, before the
@@ -44,10 +47,15 @@ export interface RealtimeClientDeps {
   onEnvelope?(event: DomainEventEnvelope): void;
 }
 
+/** What this app says of its user: active, or idle (app/session/presence-tracker.ts). */
+export type AppPresence = UserPresenceInput['presence'];
+
 export interface RealtimeClient {
   connect(): void;
   disconnect(): void;
   lastSeq(): number | null;
+  /** Tells the server at once when connected, and again after every reconnect while away. */
+  setPresence(presence: AppPresence): void;
 }
 
 const isEnvelope = (value: unknown): value is DomainEventEnvelope =>
@@ -65,6 +73,8 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
   let refreshing = false;
   let replaying = false;
   let heldBack: DomainEventEnvelope[] = [];
+  let connected = false;
+  let presence: AppPresence = 'online';
 
   const apply = (event: DomainEventEnvelope) => {
     if (lastSeq !== null && event.seq <= lastSeq) return; // already applied (replay overlap)
@@ -118,7 +128,10 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     socket = current;
 
     current.on('connect', () => {
+      connected = true;
       deps.onConnectionChange?.(true);
+      // An idle app says so before announcing itself: its user goes straight to away, not online first.
+      if (presence === 'away') current.emit(CHAT_SOCKET_EVENTS.presence, { presence } satisfies UserPresenceInput);
       current.emit(`${deps.tenantId}:${SOCKET_EVENTS.setUserActive}`);
       if (connectedBefore) void replay();
       connectedBefore = true;
@@ -154,6 +167,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     current.on(SOCKET_EVENTS.invalidToken, (payload?: { error?: string }) => rejected(payload?.error));
 
     current.on('disconnect', (reason: string) => {
+      connected = false;
       deps.onConnectionChange?.(false);
       // Socket.IO does not reconnect by itself after the server closed the connection.
       if (reason === 'io server disconnect' && !tokenRefused && !closedByClient && !refreshing) current.connect();
@@ -172,9 +186,16 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     connect,
     disconnect() {
       closedByClient = true;
+      connected = false;
       socket?.disconnect();
       socket = null;
     },
     lastSeq: () => lastSeq,
+    setPresence(next) {
+      if (next === presence) return;
+      presence = next;
+      // While disconnected nothing is sent: the next connect reports it (see 'connect').
+      if (connected) socket?.emit(CHAT_SOCKET_EVENTS.presence, { presence: next } satisfies UserPresenceInput);
+    },
   };
 }

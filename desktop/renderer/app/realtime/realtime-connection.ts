@@ -4,6 +4,7 @@ import { baseApi, TAG_TYPES } from '../../api/base.api';
 import { patchCatalogCache } from '../../api/catalog-realtime';
 import { applyContactEvent, applyContactImportProgress } from '../../api/contacts-realtime';
 import { syncApi } from '../../api/sync.api';
+import { patchAttendanceUser } from '../../api/tickets.api';
 import { patchUserInLists, usersApi, type UserProfile } from '../../api/users.api';
 import { applyAttendanceEvent } from '../../features/attendance/attendance-realtime';
 import { applyChannelEvent } from '../../features/channels/channel-realtime';
@@ -16,10 +17,18 @@ import { profileChanged } from '../session/session.slice';
 import type { AppStore } from '../store';
 import { planCacheUpdates } from './event-dispatcher';
 import { notifyRealtimeListeners, RESYNC_NOTICE } from './live-refresh';
-import { createRealtimeClient, type RealtimeClient } from './realtime-client';
+import { createRealtimeClient, type AppPresence, type RealtimeClient } from './realtime-client';
 
 /** Wires the realtime client to the store: events patch the RTK Query caches. */
 let client: RealtimeClient | null = null;
+/** The app's idle state, kept across reconnections of the client. */
+let presence: AppPresence = 'online';
+
+/** The app's idle state (app/session/presence-tracker.ts), for the server's presence of its user. */
+export function setRealtimePresence(next: AppPresence): void {
+  presence = next;
+  client?.setPresence(next);
+}
 
 export function connectRealtime(store: AppStore, tenantId: number): void {
   if (client) return;
@@ -58,6 +67,7 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
           }),
         );
         patchUserInLists(store.dispatch, store.getState(), update.userId, update.patch);
+        patchAttendanceUser(store.dispatch, store.getState(), update.userId, update.patch);
         const session = store.getState().session;
         if (update.userId === session.userId) {
           const { profile, name } = update.patch as Partial<UserProfile>;
@@ -92,6 +102,7 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
     // The desktop's cache applies the socket's events in seq order itself (gaps replayed from /sync).
     onEnvelope: (event) => void window.desktop?.sync.envelope(event).catch(() => undefined),
   });
+  client.setPresence(presence);
   client.connect();
 }
 

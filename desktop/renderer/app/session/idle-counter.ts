@@ -21,10 +21,17 @@ export interface IdleCounter {
   stop(): void;
 }
 
+export interface IdleCounterOptions {
+  ticks: number;
+  checkEveryMs: number;
+  /** After each check: the seconds since the last activity (presence: away after a while). */
+  onCheck?: (idleSeconds: number) => void;
+}
+
 export function createIdleCounter(
   onIdle: () => void,
   clock: IdleClock,
-  options = { ticks: IDLE_TICKS, checkEveryMs: IDLE_CHECK_INTERVAL_MS },
+  options: IdleCounterOptions = { ticks: IDLE_TICKS, checkEveryMs: IDLE_CHECK_INTERVAL_MS },
 ): IdleCounter {
   let remaining = options.ticks;
   let lastCheck = clock.now();
@@ -35,6 +42,7 @@ export function createIdleCounter(
     const elapsedTicks = Math.max(0, Math.round((now - lastCheck) / 1000));
     lastCheck = now;
     remaining = Math.max(0, remaining - elapsedTicks);
+    options.onCheck?.(options.ticks - remaining);
     if (remaining === 0) {
       stop();
       onIdle();

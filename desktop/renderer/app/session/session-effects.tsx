@@ -1,15 +1,16 @@
 import { Classes } from '@blueprintjs/core';
 import { useEffect } from 'react';
 import { useStore } from 'react-redux';
-import { PROFILE_REFRESH_MS } from '@shared/limits';
+import { IDLE_CHECK_INTERVAL_MS, IDLE_TICKS, PROFILE_REFRESH_MS } from '@shared/limits';
 import { useGetPublicSystemColorsQuery } from '../../api/tenant-settings.api';
 import { useGetUserQuery } from '../../api/users.api';
-import { connectRealtime, disconnectRealtime } from '../realtime/realtime-connection';
+import { connectRealtime, disconnectRealtime, setRealtimePresence } from '../realtime/realtime-connection';
 import type { AppStore } from '../store';
 import { useAppDispatch, useAppSelector } from '../store-hooks';
 import { applyCssVariables, isCssColor, toCssVariables } from '../theme/system-colors';
 import { appStorage } from './app-storage';
 import { ACTIVITY_EVENTS, createIdleCounter } from './idle-counter';
+import { createPresenceTracker } from './presence-tracker';
 import { profileChanged } from './session.slice';
 
 /** Session-wide behaviour with no screen of its own (spec sections 4, 6, 7 and 9). */
@@ -50,20 +51,30 @@ export function SessionEffects() {
     }
   }, [freshUser, userId, profile, dispatch]);
 
-  // Two hours without a click, mouse move or key press reload the page (spec section 9).
+  // Two hours without a click, mouse move or key press reload the page (spec section 9); a few
+  // minutes make the user away for colleagues, until the next activity (issue #18).
   useEffect(() => {
     if (!token) return;
-    const counter = createIdleCounter(() => window.location.reload(), {
-      now: () => Date.now(),
-      setInterval: (fn, ms) => window.setInterval(fn, ms),
-      clearInterval: (handle) => window.clearInterval(handle as number),
-    });
+    const presence = createPresenceTracker(setRealtimePresence);
+    const counter = createIdleCounter(
+      () => window.location.reload(),
+      {
+        now: () => Date.now(),
+        setInterval: (fn, ms) => window.setInterval(fn, ms),
+        clearInterval: (handle) => window.clearInterval(handle as number),
+      },
+      { ticks: IDLE_TICKS, checkEveryMs: IDLE_CHECK_INTERVAL_MS, onCheck: presence.idleFor },
+    );
     counter.start();
-    const onActivity = () => counter.reset();
+    const onActivity = () => {
+      counter.reset();
+      presence.active();
+    };
     for (const name of ACTIVITY_EVENTS) window.addEventListener(name, onActivity, { passive: true });
     return () => {
       counter.stop();
       for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, onActivity);
+      setRealtimePresence('online');
     };
   }, [Boolean(token)]);
 

@@ -13,12 +13,13 @@ import {
   type Ticket,
 } from '../../api/tickets.api';
 import { useAppSelector } from '../../app/store-hooks';
+import { TransferUserChoice } from './transfer-user-choice';
 
 type TransferTarget = 'queue' | 'user' | 'chatbot' | 'channel';
 
 /**
- * Transfer to a queue, a user, the chatbot (PUT /ticketsChatBot) or another channel
- * (PUT /ticketsChannelId). The section 5 refusals come back as the server's Portuguese texts
+ * Transfer to a queue, a user (with each user's presence), the chatbot (PUT /ticketsChatBot) or
+ * another channel (PUT /ticketsChannelId). The section 5 refusals come back as the server's Portuguese texts
  * ('Ticket já pertence ao usuário selecionado.' …) and show in the dialog.
  */
 export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
@@ -29,7 +30,11 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
   const { data: queues } = useGetAttendanceQueuesQuery(undefined, { refetchOnMountOrArgChange: true });
   const { data: others } = useGetAttendanceUsersQuery(undefined, { refetchOnMountOrArgChange: true });
   const { data: channels, isError: channelsRefused } = useGetAttendanceChannelsQuery(undefined, { refetchOnMountOrArgChange: true });
-  const users = [...(me ? [{ id: me, name: t('consolePanel.filters.me', { name: myName ?? '' }) }] : []), ...(others ?? [])];
+  // The caller is here and active: shown online.
+  const users = [
+    ...(me ? [{ id: me, name: t('consolePanel.filters.me', { name: myName ?? '' }), presence: 'online' as const }] : []),
+    ...(others ?? []),
+  ];
   const [target, setTarget] = useState<TransferTarget>('queue');
   // The tenant's active flows (GET /chat-flow?active=true, every profile), asked when the tab opens.
   const flows = useListActiveChatFlowsQuery(undefined, { skip: target !== 'chatbot', refetchOnMountOrArgChange: true });
@@ -98,17 +103,10 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
           )}
           {target === 'user' && (
             <>
-              <label className="bp6-label">
+              <div className="bp6-label">
                 {t('consolePanel.transfer.user')}
-                <HTMLSelect value={userId ?? ''} onChange={(e) => setUserId(Number(e.target.value) || null)} data-testid="transfer-user" fill>
-                  <option value="">{t('consolePanel.transfer.chooseUser')}</option>
-                  {users.map((u) => (
-                    <option key={u.id} value={u.id}>
-                      {u.name}
-                    </option>
-                  ))}
-                </HTMLSelect>
-              </label>
+                <TransferUserChoice users={users} value={userId} onChange={setUserId} />
+              </div>
               <label className="bp6-label">
                 {t('consolePanel.transfer.userQueue')}
                 <HTMLSelect

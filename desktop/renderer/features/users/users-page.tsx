@@ -15,6 +15,7 @@ import { CrudPage } from '../../app/crud/crud-page';
 import { RowActions } from '../../app/crud/row-actions';
 import { useWriteAccess } from '../../app/crud/write-access';
 import { useAppSelector } from '../../app/store-hooks';
+import { PresenceDot, presenceOfUser } from './presence-dot';
 import { pageCount } from './user-form.logic';
 import { UserFormDialog } from './user-form-dialog';
 
@@ -26,7 +27,8 @@ const SEARCH_DEBOUNCE_MS = 350;
  * them (spec section 6), supervisors read the list. The plan's user limit is the server's to
  * enforce: a refused creation says 'Limite de usuários atingido.'. Supervisors and administrators
  * may also clear a user's desktop app data (POST /users/{id}/desktop-purge, issue #15): each of
- * the user's consoles wipes its local cache when the event reaches it.
+ * the user's consoles wipes its local cache when the event reaches it. Each user shows their
+ * presence (online, away, offline), kept live by `user:status`.
  */
 export function UsersPage() {
   const { t } = useTranslation();
@@ -161,10 +163,7 @@ export function UsersPage() {
           {(page?.users ?? []).map((user) => (
             <tr key={user.id} data-testid="user-row">
               <td>
-                <span
-                  className={user.isOnline ? 'user-presence is-online' : 'user-presence'}
-                  title={user.isOnline ? t('users.online') : t('users.offline')}
-                />
+                <PresenceDot presence={presenceOfUser(user)} />
                 {user.name}
                 {user.blockVoice ? (
                   <Tag minimal round icon="phone" className="user-voice-blocked" title={t('users.blockVoice')}>

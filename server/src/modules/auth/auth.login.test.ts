@@ -117,7 +117,7 @@ describe('POST /auth/login/', () => {
     const events = await server.deps.dataSource.query(`SELECT name, payload FROM domain_events WHERE "tenantId" = $1`, [
       tenant.id,
     ]);
-    expect(events).toEqual([{ name: 'user:status', payload: { userId: user.id, isOnline: true } }]);
+    expect(events).toEqual([{ name: 'user:status', payload: { userId: user.id, isOnline: true, presence: 'online' } }]);
 
     // The refresh token also travels as an httpOnly, SameSite=Strict cookie scoped to /auth.
     const cookie = refreshCookie(res.headers)!;

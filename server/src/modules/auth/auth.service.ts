@@ -7,6 +7,7 @@ import { AppError } from '../../core/app-error';
 import type { AuthContext } from '../../core/auth-context';
 import { hashPassword, verifyPassword } from '../../core/passwords';
 import type { AppDeps } from '../../deps';
+import { userStatusOf } from '../users/presence';
 import { presentLogin, presentRefresh, type UserForLogin } from './auth.presenter';
 import { signAccessToken } from './tokens';
 
@@ -112,8 +113,8 @@ export class AuthService {
         [sessionId, user.tenantId, user.id, user.tokenVersion, input.userAgent?.slice(0, 512) ?? null, input.ip, expiresAt, now],
       );
       const issued = await this.issueRefreshToken(tx, sessionId, expiresAt, now);
-      await tx.query(`UPDATE users SET "isOnline" = true, "lastOnline" = $2 WHERE id = $1`, [user.id, now]);
-      await emit(user.tenantId, SOCKET_EVENTS.userStatus, { userId: user.id, isOnline: true });
+      await tx.query(`UPDATE users SET "isOnline" = true, away = false, "lastOnline" = $2 WHERE id = $1`, [user.id, now]);
+      await emit(user.tenantId, SOCKET_EVENTS.userStatus, userStatusOf(user.id, 'online'));
       return issued;
     });
     const token = this.signAccess({ userId: user.id, tenantId: user.tenantId, sessionId, profile: user.profile });
@@ -182,12 +183,13 @@ export class AuthService {
     const now = this.deps.clock.now();
     await this.deps.events.transaction(async (tx, emit) => {
       await this.revokeSession(tx, auth.sessionId, 'logout', now);
-      await tx.query(`UPDATE users SET "isOnline" = false, "lastOnline" = $3 WHERE id = $1 AND "tenantId" = $2`, [
+      // The user's other apps, still connected, set their presence again when this session's sockets leave.
+      await tx.query(`UPDATE users SET "isOnline" = false, away = false, "lastOnline" = $3 WHERE id = $1 AND "tenantId" = $2`, [
         auth.userId,
         auth.tenantId,
         now,
       ]);
-      await emit(auth.tenantId, SOCKET_EVENTS.userStatus, { userId: auth.userId, isOnline: false });
+      await emit(auth.tenantId, SOCKET_EVENTS.userStatus, userStatusOf(auth.userId, 'offline'));
     });
     this.deps.sessions.endSession(auth.sessionId);
   }

@@ -164,7 +164,7 @@ describe('POST /auth/logout/', () => {
       `SELECT name, payload FROM domain_events WHERE "tenantId" = $1 ORDER BY seq DESC LIMIT 1`,
       [user.tenantId],
     );
-    expect(event).toEqual({ name: 'user:status', payload: { userId: user.id, isOnline: false } });
+    expect(event).toEqual({ name: 'user:status', payload: { userId: user.id, isOnline: false, presence: 'offline' } });
 
     // The same access token no longer works, nor does the session's refresh token.
     const second = await server.request('POST', '/auth/logout', { token: login.token });

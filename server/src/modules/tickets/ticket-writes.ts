@@ -11,6 +11,7 @@ import type { MessageRow } from '../messages/messages.presenter';
 import type { Emit } from '../../realtime/domain-events';
 import { emitMessages } from '../messages/message-events';
 import type { MessageTicket } from '../messages/message-ticket';
+import { noticeTicketAssignment } from './ticket-assignment-notice';
 import { deleteBotState } from './ticket-bot';
 import { autoMessageFactsCtes, autoMessageFactsParts, recordOutboundMessages, recordTicketChange } from './ticket-metrics';
 import { renderForTicket } from './ticket-variables';
@@ -19,8 +20,9 @@ import { TICKET_SELECT, audienceFactsOf, presentTicket, type TicketRow } from '.
 /**
  * The write path every ticket change shares (transitions, sweeps, inbound rating replies): lock
  * the row, update the given columns, write the ticket_logs row (who, what, when), record the
- * change's metric facts (ticket-metrics.ts) and `ticket:update` to the ticket audience, all in
- * the caller's transaction. Lock order: the
+ * change's metric facts (ticket-metrics.ts) and `ticket:update` to the ticket audience, and
+ * notify a user someone handed the ticket to (ticket-assignment-notice.ts), all in the caller's
+ * transaction. Lock order: the
  * ticket row first, the tenant row (taken by `emit` for the event seq) last.
  */
 
@@ -158,6 +160,7 @@ export async function applyTicketChange(
   const greeting = entersQueue(current, after) ? await sendQueueGreeting(tx, after, new Date()) : null;
   await recordTicketChange(tx, current.id, current, after);
   await emitTicket(emit, 'update', after, current);
+  await noticeTicketAssignment(tx, emit, current, after, log?.userId ?? null);
   // The greeting is announced as every automated message (appMessage:create to whoever may see
   // the ticket now), so an open console shows it before delivery, without a reload.
   if (greeting !== null) await emitMessages(tx, emit, messageTicketOf(after), 'create', [greeting]);

@@ -24,6 +24,7 @@ import type { AuthContext } from '../../core/auth-context';
 import type { Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
 import type { Emit } from '../../realtime/domain-events';
+import { noticeTicketAssignment } from './ticket-assignment-notice';
 import { CHATBOT_RUN_JOB, chatFlowOf, writeBotStart } from './ticket-bot';
 import { upsertActiveTicket } from './ticket-upsert';
 import { renderForTicket } from './ticket-variables';
@@ -668,6 +669,7 @@ export class TicketsService {
       if (!created) throw otherOpenTicketError(ticket);
       const row = (await selectTicket(tx, ticket.id)) as TicketRow;
       await emitTicket(emit, 'create', row);
+      await noticeTicketAssignment(tx, emit, null, row, auth.userId);
       return { ticket: presentTicket(row), created: true };
     });
   }

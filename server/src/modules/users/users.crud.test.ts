@@ -199,6 +199,7 @@ describe('POST /users', () => {
       blockVoice: true,
       blockWavoip: true,
       isOnline: false,
+      presence: 'offline',
       lastOnline: null,
       configs: { filtrosAtendimento: null, isDark: false },
     });
@@ -747,6 +748,7 @@ describe('GET /users/chat-privado', () => {
       email: users.super.email,
       profile: 'super',
       isOnline: false,
+      presence: 'offline',
       lastOnline: null,
     });
   });

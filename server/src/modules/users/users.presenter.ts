@@ -1,13 +1,14 @@
 import type { Profile } from '@shared/profiles';
 import type { ChatUser, UserProfile, UserTenantDto } from '@shared/schemas/users';
 import type { User } from '../../db/entities';
+import { presenceOf } from './presence';
 
 /** A user row as the presenter needs it; queries select exactly these columns (no secrets). */
 export type UserRow = Omit<User, 'passwordHash' | 'tokenVersion'>;
 
 /** The columns of UserRow, for raw SQL: the password hash and token version are never read. */
 export const USER_ROW_COLUMNS = `id, "tenantId", name, email, profile, queues, "allowedConnections", "blockVoice", "isOnline",
-  "lastOnline", configs, "createdAt", "updatedAt"`;
+  away, "lastOnline", configs, "createdAt", "updatedAt"`;
 
 const isoOrNull = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
@@ -28,6 +29,7 @@ export function presentUser(user: UserRow): UserProfile {
     blockVoice: user.blockVoice,
     blockWavoip: user.blockVoice,
     isOnline: user.isOnline,
+    presence: presenceOf(user),
     lastOnline: isoOrNull(user.lastOnline),
     configs: {
       filtrosAtendimento: (configs.filtrosAtendimento as UserProfile['configs']['filtrosAtendimento']) ?? null,
@@ -37,13 +39,14 @@ export function presentUser(user: UserRow): UserProfile {
 }
 
 /** What the internal chat shows of a colleague: no queues, channels or settings. */
-export function presentChatUser(user: Pick<User, 'id' | 'name' | 'email' | 'profile' | 'isOnline' | 'lastOnline'>): ChatUser {
+export function presentChatUser(user: Pick<User, 'id' | 'name' | 'email' | 'profile' | 'isOnline' | 'away' | 'lastOnline'>): ChatUser {
   return {
     id: user.id,
     name: user.name,
     email: user.email,
     profile: user.profile,
     isOnline: user.isOnline,
+    presence: presenceOf(user),
     lastOnline: isoOrNull(user.lastOnline),
   };
 }

@@ -31,6 +31,7 @@ import {
   authorizeUserList,
   authorizeUserUpdate,
 } from './users.policy';
+import { presenceColumns, userStatusOf } from './presence';
 import { USER_ROW_COLUMNS, presentChatUser, presentUser, type UserRow } from './users.presenter';
 
 type UsersDeps = Pick<AppDeps, 'dataSource' | 'events' | 'clock' | 'sessions'>;
@@ -92,7 +93,7 @@ export class UsersService {
       search = ` AND (name ILIKE $3 OR email ILIKE $3)`;
     }
     const rows: UserRow[] = await this.deps.dataSource.query(
-      `SELECT id, name, email, profile, "isOnline", "lastOnline" FROM users
+      `SELECT id, name, email, profile, "isOnline", away, "lastOnline" FROM users
         WHERE "tenantId" = $1 AND id <> $2${search} ORDER BY lower(name), id`,
       params,
     );
@@ -274,13 +275,19 @@ export class UsersService {
     });
   }
 
-  /** Sets the online flag and its time; the whole tenant sees the status change. */
+  /**
+   * Sets the online flag (online, not away; or offline) and its time; the whole tenant sees the
+   * status. The sockets' own presence (realtime/presence.ts) takes over at their next report.
+   */
   async updateOnlineStatus(auth: AuthContext, userId: number, input: UpdateUserOnlineInput): Promise<UserProfile> {
     return this.deps.events.transaction(async (tx, emit) => {
       const target = authorizeUser(auth, 'updateOnlineStatus', await tx.getRepository(UserEntity).findOneBy({ id: userId }));
-      const updated = await this.updateOne(tx, target, { isOnline: input.isOnline, lastOnline: this.deps.clock.now() });
+      const updated = await this.updateOne(tx, target, {
+        ...presenceColumns(input.isOnline ? 'online' : 'offline'),
+        lastOnline: this.deps.clock.now(),
+      });
       const user = presentUser(updated);
-      const payload: UserStatusPayload = { userId: user.id, isOnline: user.isOnline, lastOnline: user.lastOnline };
+      const payload: UserStatusPayload = userStatusOf(user.id, user.presence, user.lastOnline);
       await emit(target.tenantId, SOCKET_EVENTS.userStatus, payload, { scope: 'tenant' });
       return user;
     });

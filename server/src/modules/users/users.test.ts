@@ -59,6 +59,7 @@ describe('GET /users/{id}', () => {
       blockVoice: true,
       blockWavoip: true,
       isOnline: false,
+      presence: 'offline',
       lastOnline: null,
       configs: { filtrosAtendimento: null, isDark: true },
     });
@@ -250,7 +251,7 @@ describe('PUT /usersIsOnline/{id}', () => {
 
     const event = await lastEvent(server, tenant.id, SOCKET_EVENTS.userStatus);
     expect(event?.audience).toEqual({ scope: 'tenant' });
-    expect(event?.payload).toEqual({ userId: users.user.id, isOnline: true, lastOnline: res.body.lastOnline });
+    expect(event?.payload).toEqual({ userId: users.user.id, isOnline: true, presence: 'online', lastOnline: res.body.lastOnline });
   });
 
   it('lets an admin of the tenant set another user offline', async () => {
