@@ -42,12 +42,19 @@ export interface RealtimeClientDeps {
   onConnectionChange?(connected: boolean): void;
   /** Every envelope the socket delivers, as received (before de-duplication): the desktop's cache sync. */
   onEnvelope?(event: DomainEventEnvelope): void;
+  /**
+   * Events sent outside the seq stream (no envelope, never replayed: the internal chat's typing
+   * indicator), by their plain name.
+   */
+  volatile?: { names: readonly string[]; handle(name: string, payload: unknown): void };
 }
 
 export interface RealtimeClient {
   connect(): void;
   disconnect(): void;
   lastSeq(): number | null;
+  /** Sends a client event (e.g. `chat:typing`) when connected; false when there is no live socket. */
+  emit(name: string, payload: unknown): boolean;
 }
 
 const isEnvelope = (value: unknown): value is DomainEventEnvelope =>
@@ -58,6 +65,7 @@ const isEnvelope = (value: unknown): value is DomainEventEnvelope =>
 
 export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
   let socket: SocketLike | null = null;
+  let connected = false;
   let lastSeq: number | null = null;
   let connectedBefore = false;
   let tokenRefused = false;
@@ -118,11 +126,14 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     socket = current;
 
     current.on('connect', () => {
+      connected = true;
       deps.onConnectionChange?.(true);
       current.emit(`${deps.tenantId}:${SOCKET_EVENTS.setUserActive}`);
       if (connectedBefore) void replay();
       connectedBefore = true;
     });
+
+    for (const name of deps.volatile?.names ?? []) current.on(name, (payload: unknown) => deps.volatile?.handle(name, payload));
 
     current.on('event', (event: unknown) => {
       if (!isEnvelope(event)) return;
@@ -154,6 +165,7 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     current.on(SOCKET_EVENTS.invalidToken, (payload?: { error?: string }) => rejected(payload?.error));
 
     current.on('disconnect', (reason: string) => {
+      connected = false;
       deps.onConnectionChange?.(false);
       // Socket.IO does not reconnect by itself after the server closed the connection.
       if (reason === 'io server disconnect' && !tokenRefused && !closedByClient && !refreshing) current.connect();
@@ -172,9 +184,15 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
     connect,
     disconnect() {
       closedByClient = true;
+      connected = false;
       socket?.disconnect();
       socket = null;
     },
     lastSeq: () => lastSeq,
+    emit(name, payload) {
+      if (!socket || !connected) return false;
+      socket.emit(name, payload);
+      return true;
+    },
   };
 }

@@ -1,0 +1,116 @@
+import type {
+  ChatConversationDto,
+  ChatHistoryAnswer,
+  ChatKind,
+  ChatMessageDto,
+  ChatUnreadCount,
+} from '@shared/schemas/internal-chat';
+import { baseApi } from './base.api';
+
+/**
+ * Internal chat (/chat-privado; issue #18; docs/api.md "Internal chat"): the caller's conversations
+ * (colleagues and team rooms), a conversation's history paged by keyset, send (JSON or multipart
+ * with a file), edit, delete, mark read, search and the unread total of the menu's badge.
+ *
+ * The history cache of a conversation holds its messages oldest first; older pages are read with
+ * `chatHistoryPage` and prepended to it (features/internal-chat/chat-cache.ts), and the socket's
+ * events patch it (features/internal-chat/chat-realtime.ts).
+ */
+export type { ChatConversationDto, ChatMessageDto };
+
+export interface ConversationKey {
+  kind: ChatKind;
+  id: number;
+}
+
+export interface ChatSendArgs extends ConversationKey {
+  body: string;
+  clientId: string;
+  replyToId?: number;
+  ticketId?: number;
+  file?: File | null;
+}
+
+export interface ChatSearchHit {
+  message: ChatMessageDto;
+}
+
+/** Newest page first from the server; kept oldest first on screen and in the cache. */
+export const sortHistory = (answer: ChatHistoryAnswer): ChatHistoryAnswer => ({
+  messages: [...answer.messages].sort((a, b) => a.id - b.id),
+  hasMore: answer.hasMore,
+});
+
+const historyTag = ({ kind, id }: ConversationKey) => ({ type: 'ChatHistory' as const, id: `${kind}:${id}` });
+
+export const internalChatApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    chatConversations: build.query<ChatConversationDto[], void>({
+      query: () => '/chat-interno/conversations',
+      providesTags: ['ChatConversation'],
+    }),
+    /** The newest page of a conversation (the cache entry the screen shows and the socket patches). */
+    chatHistory: build.query<ChatHistoryAnswer, ConversationKey>({
+      query: ({ kind, id }) => ({ url: `/chat-interno/mensagens/${id}`, params: { kind } }),
+      transformResponse: sortHistory,
+      providesTags: (_result, _error, key) => [historyTag(key)],
+    }),
+    /** An older page (`before` = the oldest id on screen); merged into chatHistory by the caller. */
+    chatHistoryPage: build.query<ChatHistoryAnswer, ConversationKey & { before: number }>({
+      query: ({ kind, id, before }) => ({ url: `/chat-interno/mensagens/${id}`, params: { kind, before } }),
+      transformResponse: sortHistory,
+    }),
+    chatUnreadCount: build.query<ChatUnreadCount, void>({
+      query: () => '/chat-interno/count/mensagens',
+      providesTags: ['ChatUnread'],
+      extraOptions: { background: true },
+    }),
+    chatSearch: build.query<ChatMessageDto[], string>({
+      query: (q) => ({ url: '/chat-interno/search', params: { q } }),
+      // The route answers the messages (or {messages}): both are read as the list.
+      transformResponse: (answer: ChatMessageDto[] | { messages: ChatMessageDto[] }) =>
+        Array.isArray(answer) ? answer : answer.messages,
+    }),
+    sendChatMessage: build.mutation<ChatMessageDto, ChatSendArgs>({
+      query: ({ kind, id, body, clientId, replyToId, ticketId, file }) => {
+        const optional = { ...(replyToId ? { replyToId } : {}), ...(ticketId ? { ticketId } : {}) };
+        if (!file) return { url: '/chat-interno/mensagens', method: 'POST', body: { kind, id, body, clientId, ...optional } };
+        const form = new FormData();
+        form.append('kind', kind);
+        form.append('id', String(id));
+        form.append('body', body);
+        form.append('clientId', clientId);
+        for (const [key, value] of Object.entries(optional)) form.append(key, String(value));
+        form.append('medias', file, file.name);
+        return { url: '/chat-interno/mensagens', method: 'POST', body: form };
+      },
+      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto }) => ('message' in answer ? answer.message : answer),
+    }),
+    editChatMessage: build.mutation<ChatMessageDto, { messageId: number; body: string }>({
+      query: ({ messageId, body }) => ({ url: `/chat-interno/mensagens/${messageId}/edit`, method: 'PUT', body: { body } }),
+      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto }) => ('message' in answer ? answer.message : answer),
+    }),
+    deleteChatMessage: build.mutation<ChatMessageDto | null, number>({
+      query: (messageId) => ({ url: `/chat-interno/mensagens/${messageId}`, method: 'DELETE' }),
+      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto } | null) =>
+        answer && typeof answer === 'object' && 'message' in answer ? answer.message : (answer ?? null),
+    }),
+    /** Marks the conversation read (anchor: PUT /chat-interno/mensagens/{id}); the unread total follows. */
+    markChatRead: build.mutation<unknown, ConversationKey>({
+      query: ({ kind, id }) => ({ url: `/chat-interno/mensagens/${id}`, method: 'PUT', body: { kind } }),
+      extraOptions: { background: true },
+      invalidatesTags: ['ChatUnread'],
+    }),
+  }),
+});
+
+export const {
+  useChatConversationsQuery,
+  useChatHistoryQuery,
+  useChatUnreadCountQuery,
+  useChatSearchQuery,
+  useSendChatMessageMutation,
+  useEditChatMessageMutation,
+  useDeleteChatMessageMutation,
+  useMarkChatReadMutation,
+} = internalChatApi;

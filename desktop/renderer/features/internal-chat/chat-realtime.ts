@@ -1,0 +1,166 @@
+import { SOCKET_EVENTS, type DomainEventEnvelope } from '@shared/events';
+import { CHAT_SOCKET_EVENTS, conversationOf, type ChatHistoryAnswer, type ChatMessageDto } from '@shared/schemas/internal-chat';
+import { internalChatApi, type ChatConversationDto, type ConversationKey } from '../../api/internal-chat.api';
+import type { AppDispatch, RootState } from '../../app/store';
+import {
+  applyNewMessageToList,
+  applyPresence,
+  applyReadReceipt,
+  applyUpdateToList,
+  markListRead,
+  patchMessage,
+  presenceOf,
+  sameConversation,
+  upsertMessage,
+  type ConversationRef,
+} from './chat-cache';
+import { announceChatMessage, windowIsAttentive } from './chat-notify';
+import { typingState } from './typing-state';
+
+/**
+ * The internal chat's socket events, applied to the cached conversations, histories and unread
+ * total (no refetch), wherever the user is in the app: `chat:privateMessage`, `chat:messageUpdate`,
+ * `chat:read`, `chat:typing`, `user:status` (presence dots), and `team:*` (rooms joined or left).
+ * A message for a conversation the user is reading in a focused window is marked read at once;
+ * otherwise it counts as unread and, with the window in the background, is announced.
+ */
+
+/** Sent outside the seq stream (not domain events): the realtime client hands them over by name. */
+export const CHAT_VOLATILE_EVENTS = [CHAT_SOCKET_EVENTS.typing] as const;
+
+let open: ConversationRef | null = null;
+
+/** The conversation on screen (null when the screen is closed or shows none). */
+export function setOpenConversation(ref: ConversationRef | null): void {
+  open = ref;
+}
+
+export const openConversation = (): ConversationRef | null => open;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isMessage = (value: unknown): value is ChatMessageDto =>
+  isRecord(value) && typeof value.id === 'number' && (value.kind === 'user' || value.kind === 'team') && typeof value.fromUserId === 'number';
+
+const isKind = (value: unknown): value is 'user' | 'team' => value === 'user' || value === 'team';
+
+function cachedConversations(state: RootState): ChatConversationDto[] | undefined {
+  return internalChatApi.endpoints.chatConversations.select()(state).data;
+}
+
+/** What the realtime module needs besides the store (replaced in tests). */
+export interface ChatRealtimeEnv {
+  attentive(): boolean;
+  announce(message: ChatMessageDto, conversationName: string | null, viewerId: number): void;
+}
+
+const defaultEnv: ChatRealtimeEnv = {
+  attentive: () => windowIsAttentive(),
+  announce: (message, name, viewerId) => void announceChatMessage(message, name, viewerId),
+};
+
+/** Returns true when the event was the chat's own (user:status and team events go on to the other handlers too). */
+export function applyInternalChatEvent(
+  dispatch: AppDispatch,
+  getState: () => RootState,
+  event: Pick<DomainEventEnvelope, 'name' | 'payload'>,
+  env: ChatRealtimeEnv = defaultEnv,
+): boolean {
+  const payload = isRecord(event.payload) ? event.payload : {};
+  const viewerId = getState().session.userId;
+  switch (event.name) {
+    case SOCKET_EVENTS.privateMessage:
+      if (viewerId !== null && isMessage(payload.message)) receiveMessage(dispatch, getState, payload.message, viewerId, env);
+      return true;
+    case CHAT_SOCKET_EVENTS.messageUpdate:
+      if (viewerId !== null && isMessage(payload.message)) updateMessage(dispatch, payload.message, viewerId);
+      return true;
+    case CHAT_SOCKET_EVENTS.read:
+      if (viewerId !== null) readConversation(dispatch, payload, viewerId);
+      return true;
+    case CHAT_SOCKET_EVENTS.typing:
+      if (viewerId !== null) applyTyping(payload, viewerId);
+      return true;
+    case SOCKET_EVENTS.userStatus: {
+      const presence = presenceOf(payload);
+      if (typeof payload.userId === 'number' && presence) {
+        const userId = payload.userId;
+        dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => void applyPresence(draft, userId, presence)));
+      }
+      return false;
+    }
+    case SOCKET_EVENTS.teamUpdate:
+    case SOCKET_EVENTS.teamDelete:
+      // A room joined, left, renamed or removed: the list is read again (who is a member is the server's).
+      dispatch(internalChatApi.util.invalidateTags(['ChatConversation', 'ChatUnread']));
+      return false;
+    default:
+      return false;
+  }
+}
+
+function receiveMessage(dispatch: AppDispatch, getState: () => RootState, message: ChatMessageDto, viewerId: number, env: ChatRealtimeEnv) {
+  const ref = conversationOf(message, viewerId);
+  const fromOther = message.fromUserId !== viewerId;
+  const readingNow = sameConversation(open, ref) && env.attentive();
+  typingState.stopped(ref, message.fromUserId);
+
+  dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => upsertMessage(draft, message)));
+
+  const state = getState();
+  const list = cachedConversations(state);
+  let known = false;
+  dispatch(
+    internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => {
+      known = applyNewMessageToList(draft, message, viewerId, readingNow);
+    }),
+  );
+  if (list && !known) dispatch(internalChatApi.util.invalidateTags(['ChatConversation']));
+
+  if (!fromOther) return;
+  if (readingNow) {
+    void dispatch(internalChatApi.endpoints.markChatRead.initiate(ref));
+    return;
+  }
+  dispatch(internalChatApi.util.updateQueryData('chatUnreadCount', undefined, (draft) => void (draft.count += 1)));
+  if (!env.attentive()) {
+    const name = list?.find((c) => c.kind === ref.kind && c.id === ref.id)?.name ?? null;
+    env.announce(message, name, viewerId);
+  }
+}
+
+function updateMessage(dispatch: AppDispatch, message: ChatMessageDto, viewerId: number) {
+  const ref = conversationOf(message, viewerId);
+  dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => void patchMessage(draft, message)));
+  dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => applyUpdateToList(draft, message, viewerId)));
+}
+
+/**
+ * `chat:read` {kind, id, userId, lastReadId}: the viewer read the conversation elsewhere (another
+ * tab, the desktop), or the other user of a one-to-one read the viewer's messages.
+ */
+function readConversation(dispatch: AppDispatch, payload: Record<string, unknown>, viewerId: number) {
+  const { kind, id, userId, lastReadId } = payload;
+  if (!isKind(kind) || typeof id !== 'number' || typeof userId !== 'number') return;
+  if (userId === viewerId) {
+    const ref: ConversationKey = { kind, id };
+    dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => void markListRead(draft, ref)));
+    dispatch(internalChatApi.util.invalidateTags(['ChatUnread']));
+    return;
+  }
+  if (kind !== 'user' || typeof lastReadId !== 'number') return;
+  // The other user read this one-to-one: as the viewer names it, the conversation is the reader.
+  dispatch(
+    internalChatApi.util.updateQueryData('chatHistory', { kind: 'user', id: userId }, (draft: ChatHistoryAnswer) =>
+      void applyReadReceipt(draft, viewerId, lastReadId),
+    ),
+  );
+}
+
+function applyTyping(payload: Record<string, unknown>, viewerId: number) {
+  const { kind, id, userId, userName } = payload;
+  if (!isKind(kind) || typeof id !== 'number' || typeof userId !== 'number' || userId === viewerId) return;
+  const ref: ConversationRef = kind === 'team' ? { kind, id } : { kind: 'user', id: userId };
+  typingState.typing(ref, userId, typeof userName === 'string' && userName ? userName : '…');
+}
