@@ -15,8 +15,12 @@ export const NOTIFICATION_TENANTS_MAX = 1000;
 export const NOTIFICATION_PAGE_SIZE = 20;
 export const NOTIFICATION_PAGE_MAX = 100;
 
-/** What a notification is about: an administration notice, or a task reminder (issue #18; more kinds join the bell later). */
-export const NOTIFICATION_KINDS = ['broadcast', 'task'] as const;
+/**
+ * What a notification is about: an administration notice, a task reminder, or a mention of the
+ * user in the internal chat (`@Name`; link `/chat-privado?kind=user|team&id=...`) (issue #18; more
+ * kinds join the bell later).
+ */
+export const NOTIFICATION_KINDS = ['broadcast', 'task', 'mention'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** POST /admin/notifications body. No `tenantIds` (or null): every tenant; no `profiles` (or null): every profile. */
