@@ -60,6 +60,14 @@ export const internalChatApi = baseApi.injectEndpoints({
       query: ({ kind, id, before }) => ({ url: `/chat-interno/mensagens/${id}`, params: { kind, before } }),
       transformResponse: sortHistory,
     }),
+    /**
+     * The newest `limit` messages again, read in the background for their read state only: a
+     * room's "read by N" after a member's `chat:read` (who had read what before is the server's).
+     */
+    chatReadState: build.query<ChatHistoryAnswer, ConversationKey & { limit: number }>({
+      query: ({ kind, id, limit }) => ({ url: `/chat-interno/mensagens/${id}`, params: { kind, limit } }),
+      extraOptions: { background: true },
+    }),
     chatUnreadCount: build.query<ChatUnreadCount, void>({
       query: () => '/chat-interno/count/mensagens',
       providesTags: ['ChatUnread'],

@@ -95,6 +95,20 @@ export function applyReadReceipt(history: ChatHistoryAnswer, viewerId: number, l
   return changed;
 }
 
+/** The read state of fresh copies of the loaded messages (a room's "read by N"); false when nothing changed. */
+export function applyReadState(history: ChatHistoryAnswer, fresh: readonly ChatMessageDto[]): boolean {
+  const byId = new Map(fresh.map((m) => [m.id, m]));
+  let changed = false;
+  for (const m of history.messages) {
+    const copy = byId.get(m.id);
+    if (!copy || (copy.read === m.read && copy.readCount === m.readCount)) continue;
+    m.read = copy.read;
+    m.readCount = copy.readCount;
+    changed = true;
+  }
+  return changed;
+}
+
 type LastMessage = NonNullable<ChatConversationDto['lastMessage']>;
 
 const previewOf = (m: ChatMessageDto): LastMessage => ({
@@ -139,6 +153,19 @@ export function markListRead(list: ChatConversationDto[], ref: ConversationRef):
   const was = conversation.unread;
   conversation.unread = 0;
   return was;
+}
+
+/**
+ * The viewer's own `chat:read` (another tab, the desktop, or "mark unread"): read up to the last
+ * message clears the count here; anything else (unread again from some message) needs the
+ * server's count. Returns whether the list can be trusted without asking again.
+ */
+export function applyOwnRead(list: ChatConversationDto[], ref: ConversationRef, lastReadId: number): boolean {
+  const conversation = list.find((c) => c.kind === ref.kind && c.id === ref.id);
+  if (!conversation) return false;
+  if (conversation.lastMessage && lastReadId < conversation.lastMessage.id) return false;
+  conversation.unread = 0;
+  return true;
 }
 
 /** `user:status`: the presence the event names, else online/offline from `isOnline`. */

@@ -1,13 +1,21 @@
 import { SOCKET_EVENTS, type DomainEventEnvelope } from '@shared/events';
-import { CHAT_SOCKET_EVENTS, conversationOf, type ChatHistoryAnswer, type ChatMessageDto } from '@shared/schemas/internal-chat';
+import {
+  CHAT_SOCKET_EVENTS,
+  INTERNAL_CHAT_PAGE_MAX,
+  conversationOf,
+  type ChatHistoryAnswer,
+  type ChatMessageDto,
+} from '@shared/schemas/internal-chat';
 import { internalChatApi, type ChatConversationDto, type ConversationKey } from '../../api/internal-chat.api';
 import type { AppDispatch, RootState } from '../../app/store';
 import {
   applyNewMessageToList,
+  applyOwnRead,
   applyPresence,
   applyReadReceipt,
+  applyReadState,
   applyUpdateToList,
-  markListRead,
+  conversationKey,
   patchMessage,
   presenceOf,
   sameConversation,
@@ -77,7 +85,7 @@ export function applyInternalChatEvent(
       if (viewerId !== null && isMessage(payload.message)) updateMessage(dispatch, payload.message, viewerId);
       return true;
     case CHAT_SOCKET_EVENTS.read:
-      if (viewerId !== null) readConversation(dispatch, payload, viewerId);
+      if (viewerId !== null) readConversation(dispatch, getState, payload, viewerId);
       return true;
     case CHAT_SOCKET_EVENTS.typing:
       if (viewerId !== null) applyTyping(payload, viewerId);
@@ -137,24 +145,53 @@ function updateMessage(dispatch: AppDispatch, message: ChatMessageDto, viewerId:
 }
 
 /**
- * `chat:read` {kind, id, userId, lastReadId}: the viewer read the conversation elsewhere (another
- * tab, the desktop), or the other user of a one-to-one read the viewer's messages.
+ * `chat:read` {kind, id, userId, lastReadId} ({kind, id} as the viewer names the conversation):
+ * the viewer read it elsewhere (another tab, the desktop) or marked it unread, or someone else
+ * read the viewer's messages (✓✓ in a one-to-one; "read by N" in a room, read again from the
+ * server because who had read what before is not known here).
  */
-function readConversation(dispatch: AppDispatch, payload: Record<string, unknown>, viewerId: number) {
+function readConversation(dispatch: AppDispatch, getState: () => RootState, payload: Record<string, unknown>, viewerId: number) {
   const { kind, id, userId, lastReadId } = payload;
-  if (!isKind(kind) || typeof id !== 'number' || typeof userId !== 'number') return;
+  if (!isKind(kind) || typeof id !== 'number' || typeof userId !== 'number' || typeof lastReadId !== 'number') return;
+  const ref: ConversationKey = { kind, id };
   if (userId === viewerId) {
-    const ref: ConversationKey = { kind, id };
-    dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => void markListRead(draft, ref)));
-    dispatch(internalChatApi.util.invalidateTags(['ChatUnread']));
+    let settled = false;
+    dispatch(
+      internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => {
+        settled = applyOwnRead(draft, ref, lastReadId);
+      }),
+    );
+    dispatch(internalChatApi.util.invalidateTags(settled ? ['ChatUnread'] : ['ChatUnread', 'ChatConversation']));
     return;
   }
-  if (kind !== 'user' || typeof lastReadId !== 'number') return;
-  // The other user read this one-to-one: as the viewer names it, the conversation is the reader.
-  dispatch(
-    internalChatApi.util.updateQueryData('chatHistory', { kind: 'user', id: userId }, (draft: ChatHistoryAnswer) =>
-      void applyReadReceipt(draft, viewerId, lastReadId),
-    ),
+  if (kind === 'user') {
+    dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => void applyReadReceipt(draft, viewerId, lastReadId)));
+    return;
+  }
+  scheduleReadStateRefresh(dispatch, getState, ref);
+}
+
+/** A room's read counts are asked again at most this often (members read in bursts). */
+export const READ_STATE_REFRESH_MS = 1500;
+const pendingReadRefresh = new Map<string, ReturnType<typeof setTimeout>>();
+
+function scheduleReadStateRefresh(dispatch: AppDispatch, getState: () => RootState, ref: ConversationKey) {
+  const key = conversationKey(ref);
+  if (pendingReadRefresh.has(key)) return;
+  pendingReadRefresh.set(
+    key,
+    setTimeout(() => {
+      pendingReadRefresh.delete(key);
+      const cached = internalChatApi.endpoints.chatHistory.select(ref)(getState()).data;
+      if (!cached?.messages.some((m) => m.fromUserId === getState().session.userId)) return;
+      const limit = Math.min(INTERNAL_CHAT_PAGE_MAX, cached.messages.length);
+      void dispatch(internalChatApi.endpoints.chatReadState.initiate({ ...ref, limit }, { subscribe: false, forceRefetch: true }))
+        .unwrap()
+        .then((fresh) =>
+          dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => void applyReadState(draft, fresh.messages))),
+        )
+        .catch(() => undefined);
+    }, READ_STATE_REFRESH_MS),
   );
 }
 
