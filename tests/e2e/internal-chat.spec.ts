@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { api, completeCaptchaWithKeyboard, fillCredentials, storageStatePath } from './e2e-support';
+import { ARTIFACTS, api, completeCaptchaWithKeyboard, fillCredentials, storageStatePath } from './e2e-support';
 
 /**
  * The internal chat (`/chat-privado`, issue #18) with two browser contexts, two colleagues of the
@@ -22,7 +22,8 @@ interface Colleague {
 }
 
 async function signedIn(browser: Browser, user: Colleague): Promise<Page> {
-  const context = await browser.newContext();
+  // A context of its own, without the admin session the describe's contexts start with.
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await page.goto('/#/login');
   await fillCredentials(page, user.email, PASSWORD);
@@ -35,7 +36,12 @@ async function signedIn(browser: Browser, user: Colleague): Promise<Page> {
 const conversationItem = (page: Page, kind: 'user' | 'team', id: number) =>
   page.locator(`[data-testid="chat-conversation"][data-kind="${kind}"][data-id="${id}"]`);
 
-const messageWith = (page: Page, text: string) => page.getByTestId('chat-thread').getByTestId('chat-message').filter({ hasText: text });
+/** The message whose own text (not a quote of it) contains `text`. */
+const messageWith = (page: Page, text: string) =>
+  page
+    .getByTestId('chat-thread')
+    .getByTestId('chat-message')
+    .filter({ has: page.locator('[data-testid="chat-message-body"]', { hasText: text }) });
 
 test.describe('internal chat (two colleagues)', () => {
   test.use({ storageState: storageStatePath('admin') });
@@ -121,6 +127,7 @@ test.describe('internal chat (two colleagues)', () => {
       await expect(dialog).toBeHidden();
       const editedOnB = messageWith(b, edited);
       await expect(editedOnB.getByTestId('chat-message-edited')).toHaveText('editada');
+      await b.screenshot({ path: `${ARTIFACTS}/internal-chat-one-to-one.png` });
 
       // Ana deletes a message (asked first): "Mensagem apagada" on both sides.
       const oops = `Mensagem errada ${run}`;
@@ -162,6 +169,7 @@ test.describe('internal chat (two colleagues)', () => {
       await roomOnB.click();
       await expect(messageWith(b, roomHello).getByTestId('chat-message-author')).toHaveText(ana.name);
       await expect(messageWith(a, roomHello).getByTestId('chat-receipt')).toHaveText('lida por 1');
+      await a.screenshot({ path: `${ARTIFACTS}/internal-chat-team.png` });
 
       // Bruno leaves the team: Ana's next room message never reaches him.
       await api(page, 'PUT', `/teams/${team.id}`, { users: [ana.id] });

@@ -5,6 +5,7 @@ import type {
   ChatMessageDto,
   ChatUnreadCount,
 } from '@shared/schemas/internal-chat';
+import type { AppDispatch } from '../app/store';
 import { baseApi } from './base.api';
 
 /**
@@ -43,6 +44,24 @@ export const sortHistory = (answer: ChatHistoryAnswer): ChatHistoryAnswer => ({
 
 const historyTag = ({ kind, id }: ConversationKey) => ({ type: 'ChatHistory' as const, id: `${kind}:${id}` });
 
+type HistoryRecipe = (draft: ChatHistoryAnswer) => void;
+
+/**
+ * Changes (a message sent or received, edited, read) that reach a conversation while its history
+ * is being read: the answer may have been computed before them, so they are applied again to it.
+ * Every recipe is idempotent (upsert by id, receipts only forward).
+ */
+const readsInFlight = new Map<string, number>();
+const lateChanges = new Map<string, HistoryRecipe[]>();
+const keyOf = ({ kind, id }: ConversationKey) => `${kind}:${id}`;
+
+/** Patches a conversation's cached history, now and again once a read under way answers. */
+export function patchChatHistory(dispatch: AppDispatch, ref: ConversationKey, recipe: HistoryRecipe): void {
+  const key = keyOf(ref);
+  if (readsInFlight.get(key)) lateChanges.set(key, [...(lateChanges.get(key) ?? []), recipe]);
+  dispatch(internalChatApi.util.updateQueryData('chatHistory', { kind: ref.kind, id: ref.id }, recipe));
+}
+
 export const internalChatApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     chatConversations: build.query<ChatConversationDto[], void>({
@@ -54,6 +73,24 @@ export const internalChatApi = baseApi.injectEndpoints({
       query: ({ kind, id }) => ({ url: `/chat-interno/mensagens/${id}`, params: { kind } }),
       transformResponse: sortHistory,
       providesTags: (_result, _error, key) => [historyTag(key)],
+      async onQueryStarted(arg, { dispatch, queryFulfilled }) {
+        const key = keyOf(arg);
+        readsInFlight.set(key, (readsInFlight.get(key) ?? 0) + 1);
+        try {
+          await queryFulfilled;
+          const late = lateChanges.get(key) ?? [];
+          if (late.length) dispatch(internalChatApi.util.updateQueryData('chatHistory', arg, (draft) => late.forEach((recipe) => recipe(draft))));
+        } catch {
+          // A failed read shows its error; nothing to apply to.
+        } finally {
+          const left = (readsInFlight.get(key) ?? 1) - 1;
+          if (left > 0) readsInFlight.set(key, left);
+          else {
+            readsInFlight.delete(key);
+            lateChanges.delete(key);
+          }
+        }
+      },
     }),
     /** An older page (`before` = the oldest id on screen); merged into chatHistory by the caller. */
     chatHistoryPage: build.query<ChatHistoryAnswer, ConversationKey & { before: number }>({

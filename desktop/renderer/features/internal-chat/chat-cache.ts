@@ -38,13 +38,22 @@ export function conversationPath(ref: ConversationRef, messageId?: number): stri
   return `/chat-privado?${query.toString()}`;
 }
 
+/**
+ * A newer copy of a message, keeping the read state already known: a send's HTTP answer can
+ * arrive after the socket's `chat:read` that marked it read (receipts only move forward here).
+ */
+function replaceKeepingReads(history: ChatHistoryAnswer, index: number, message: ChatMessageDto): void {
+  const known = history.messages[index];
+  history.messages[index] = { ...message, read: message.read || known.read, readCount: Math.max(message.readCount, known.readCount) };
+}
+
 /** Adds a message at its place (ids grow with time), or replaces the copy already there (same id or client id). */
 export function upsertMessage(history: ChatHistoryAnswer, message: ChatMessageDto): void {
   const index = history.messages.findIndex(
     (m) => m.id === message.id || (message.clientId !== null && m.clientId === message.clientId && m.fromUserId === message.fromUserId),
   );
   if (index >= 0) {
-    history.messages[index] = message;
+    replaceKeepingReads(history, index, message);
     return;
   }
   const oldest = history.messages[0];
@@ -59,7 +68,7 @@ export function upsertMessage(history: ChatHistoryAnswer, message: ChatMessageDt
 export function patchMessage(history: ChatHistoryAnswer, message: ChatMessageDto): boolean {
   const index = history.messages.findIndex((m) => m.id === message.id);
   if (index < 0) return false;
-  history.messages[index] = message;
+  replaceKeepingReads(history, index, message);
   // The quotes of this message in later replies follow an edit or a delete.
   for (const m of history.messages) {
     if (m.replyTo?.id === message.id) {
@@ -200,7 +209,7 @@ export function previewText(
 ): string {
   const last = conversation.lastMessage;
   if (!last) return '';
-  const content = last.deletedAt ? texts.deleted : last.body.trim() || (last.mediaName ? `📎 ${last.mediaName}` : texts.file);
+  const content = last.deletedAt ? texts.deleted : last.body.trim() || (last.mediaName ? `${texts.file}: ${last.mediaName}` : texts.file);
   if (last.fromUserId === viewerId) return `${texts.you}: ${content}`;
   if (conversation.kind === 'team') return `${last.fromUserName}: ${content}`;
   return content;

@@ -39,8 +39,9 @@ export function EditChatMessageDialog({
   });
 
   return (
-    <Dialog isOpen title={t('internalChat.editTitle')} onClose={onClose} data-testid="chat-edit-dialog">
+    <Dialog isOpen title={t('internalChat.editTitle')} onClose={onClose}>
       <form
+        data-testid="chat-edit-dialog"
         onSubmit={(event) => {
           event.preventDefault();
           void save();
@@ -102,7 +103,6 @@ export function DeleteChatMessageAlert({
       loading={removing.isLoading}
       onConfirm={() => void confirm()}
       onCancel={onClose}
-      data-testid="chat-delete-alert"
     >
       <p data-testid="chat-delete-text">{t('internalChat.deleteConfirm')}</p>
     </Alert>

@@ -6,7 +6,7 @@ import {
   type ChatHistoryAnswer,
   type ChatMessageDto,
 } from '@shared/schemas/internal-chat';
-import { internalChatApi, type ChatConversationDto, type ConversationKey } from '../../api/internal-chat.api';
+import { internalChatApi, patchChatHistory, type ChatConversationDto, type ConversationKey } from '../../api/internal-chat.api';
 import type { AppDispatch, RootState } from '../../app/store';
 import {
   applyNewMessageToList,
@@ -114,7 +114,7 @@ function receiveMessage(dispatch: AppDispatch, getState: () => RootState, messag
   const readingNow = sameConversation(open, ref) && env.attentive();
   typingState.stopped(ref, message.fromUserId);
 
-  dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => upsertMessage(draft, message)));
+  patchChatHistory(dispatch, ref, (draft) => upsertMessage(draft, message));
 
   const state = getState();
   const list = cachedConversations(state);
@@ -140,7 +140,7 @@ function receiveMessage(dispatch: AppDispatch, getState: () => RootState, messag
 
 function updateMessage(dispatch: AppDispatch, message: ChatMessageDto, viewerId: number) {
   const ref = conversationOf(message, viewerId);
-  dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => void patchMessage(draft, message)));
+  patchChatHistory(dispatch, ref, (draft) => void patchMessage(draft, message));
   dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => applyUpdateToList(draft, message, viewerId)));
 }
 
@@ -165,7 +165,7 @@ function readConversation(dispatch: AppDispatch, getState: () => RootState, payl
     return;
   }
   if (kind === 'user') {
-    dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => void applyReadReceipt(draft, viewerId, lastReadId)));
+    patchChatHistory(dispatch, ref, (draft) => void applyReadReceipt(draft, viewerId, lastReadId));
     return;
   }
   scheduleReadStateRefresh(dispatch, getState, ref);

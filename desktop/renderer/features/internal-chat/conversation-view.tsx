@@ -5,6 +5,7 @@ import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, use
 import { useTranslation } from 'react-i18next';
 import {
   internalChatApi,
+  patchChatHistory,
   useChatHistoryQuery,
   useMarkChatReadMutation,
   type ChatConversationDto,
@@ -188,7 +189,7 @@ export function ConversationView({
   const typing = typingText(typingState.namesIn(conversation), t);
 
   const applyOwn = (message: ChatMessageDto, isNew: boolean) => {
-    patchHistory((draft) => (isNew ? upsertMessage(draft, message) : void patchMessage(draft, message)));
+    patchChatHistory(dispatch, conversation, (draft) => (isNew ? upsertMessage(draft, message) : void patchMessage(draft, message)));
     dispatch(
       internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) =>
         isNew ? void applyNewMessageToList(draft, message, viewerId ?? message.fromUserId, true) : applyUpdateToList(draft, message, viewerId ?? message.fromUserId),

@@ -106,7 +106,7 @@ export function InternalChatPage() {
       <PageHeader title={t('routes.chatPrivado')} />
       <div className="ichat-layout">
         <aside className="ichat-sidebar" aria-label={t('internalChat.conversations')}>
-          <Tabs id="chat-tabs" selectedTabId={tab} onChange={(id) => setTab(id as ChatKind)} className="ichat-tabs" fill>
+          <Tabs id="chat-tabs" selectedTabId={tab} onChange={(id) => setTab(id as ChatKind)} className="ichat-tabs">
             <Tab id="user" title={tabTitle('user')} />
             <Tab id="team" title={tabTitle('team')} />
           </Tabs>
