@@ -13,7 +13,10 @@ import { ARTIFACTS, api, completeCaptchaWithKeyboard, fillCredentials, storageSt
 const run = Math.random().toString(36).slice(2, 8);
 const PASSWORD = 'Senha-forte1';
 /** A 1x1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 interface Colleague {
   id: number;
@@ -47,7 +50,10 @@ test.describe('internal chat (two colleagues)', () => {
   test.use({ storageState: storageStatePath('admin') });
   test.setTimeout(180_000);
 
-  test('message, unread count, read receipt, typing, attachment, edit, delete, limit; a team room and its membership', async ({ page, browser }) => {
+  test('message, unread count, read receipt, typing, attachment, edit, delete, limit; a team room and its membership', async ({
+    page,
+    browser,
+  }) => {
     await page.goto('/#/chat-privado');
     const created: number[] = [];
     let teamId: number | null = null;
@@ -115,7 +121,9 @@ test.describe('internal chat (two colleagues)', () => {
       await expect(a.getByTestId('chat-composer-file')).toContainText('ponto.png');
       await a.getByTestId('chat-composer-send').click();
       await expect(a.getByTestId('chat-composer-file')).toHaveCount(0);
-      await expect(b.getByTestId('chat-thread').getByTestId('chat-message-media').last().getByTestId('message-image')).toBeVisible();
+      await expect(
+        b.getByTestId('chat-thread').getByTestId('chat-message-media').last().getByTestId('message-image'),
+      ).toBeVisible();
 
       // Ana edits her first message: Bruno sees the new text and the mark.
       const edited = `Olá, Bruno! ${run}`;

@@ -79,7 +79,10 @@ export const internalChatApi = baseApi.injectEndpoints({
         try {
           await queryFulfilled;
           const late = lateChanges.get(key) ?? [];
-          if (late.length) dispatch(internalChatApi.util.updateQueryData('chatHistory', arg, (draft) => late.forEach((recipe) => recipe(draft))));
+          if (late.length)
+            dispatch(
+              internalChatApi.util.updateQueryData('chatHistory', arg, (draft) => late.forEach((recipe) => recipe(draft))),
+            );
         } catch {
           // A failed read shows its error; nothing to apply to.
         } finally {
@@ -129,11 +132,13 @@ export const internalChatApi = baseApi.injectEndpoints({
         form.append('medias', file, file.name);
         return { url: '/chat-interno/mensagens', method: 'POST', body: form };
       },
-      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto }) => ('message' in answer ? answer.message : answer),
+      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto }) =>
+        'message' in answer ? answer.message : answer,
     }),
     editChatMessage: build.mutation<ChatMessageDto, { messageId: number; body: string }>({
       query: ({ messageId, body }) => ({ url: `/chat-interno/mensagens/${messageId}/edit`, method: 'PUT', body: { body } }),
-      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto }) => ('message' in answer ? answer.message : answer),
+      transformResponse: (answer: ChatMessageDto | { message: ChatMessageDto }) =>
+        'message' in answer ? answer.message : answer,
     }),
     deleteChatMessage: build.mutation<ChatMessageDto | null, number>({
       query: (messageId) => ({ url: `/chat-interno/mensagens/${messageId}`, method: 'DELETE' }),

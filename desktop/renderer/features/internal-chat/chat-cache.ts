@@ -44,13 +44,19 @@ export function conversationPath(ref: ConversationRef, messageId?: number): stri
  */
 function replaceKeepingReads(history: ChatHistoryAnswer, index: number, message: ChatMessageDto): void {
   const known = history.messages[index];
-  history.messages[index] = { ...message, read: message.read || known.read, readCount: Math.max(message.readCount, known.readCount) };
+  history.messages[index] = {
+    ...message,
+    read: message.read || known.read,
+    readCount: Math.max(message.readCount, known.readCount),
+  };
 }
 
 /** Adds a message at its place (ids grow with time), or replaces the copy already there (same id or client id). */
 export function upsertMessage(history: ChatHistoryAnswer, message: ChatMessageDto): void {
   const index = history.messages.findIndex(
-    (m) => m.id === message.id || (message.clientId !== null && m.clientId === message.clientId && m.fromUserId === message.fromUserId),
+    (m) =>
+      m.id === message.id ||
+      (message.clientId !== null && m.clientId === message.clientId && m.fromUserId === message.fromUserId),
   );
   if (index >= 0) {
     replaceKeepingReads(history, index, message);
@@ -209,7 +215,9 @@ export function previewText(
 ): string {
   const last = conversation.lastMessage;
   if (!last) return '';
-  const content = last.deletedAt ? texts.deleted : last.body.trim() || (last.mediaName ? `${texts.file}: ${last.mediaName}` : texts.file);
+  const content = last.deletedAt
+    ? texts.deleted
+    : last.body.trim() || (last.mediaName ? `${texts.file}: ${last.mediaName}` : texts.file);
   if (last.fromUserId === viewerId) return `${texts.you}: ${content}`;
   if (conversation.kind === 'team') return `${last.fromUserName}: ${content}`;
   return content;

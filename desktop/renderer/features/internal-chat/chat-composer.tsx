@@ -1,5 +1,10 @@
 import { Button, FormGroup, InputGroup, Popover, Tag, TextArea } from '@blueprintjs/core';
-import { CHAT_SOCKET_EVENTS, INTERNAL_CHAT_ERRORS, type ChatMessageDto, type SendChatMessageInput } from '@shared/schemas/internal-chat';
+import {
+  CHAT_SOCKET_EVENTS,
+  INTERNAL_CHAT_ERRORS,
+  type ChatMessageDto,
+  type SendChatMessageInput,
+} from '@shared/schemas/internal-chat';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +73,8 @@ export function ChatComposer({
   const textRef = useRef<HTMLTextAreaElement | null>(null);
   const fileRef = useRef<HTMLInputElement | null>(null);
   const typing = useMemo(
-    () => createTypingEmitter(() => void emitRealtime(CHAT_SOCKET_EVENTS.typing, { kind: conversation.kind, id: conversation.id })),
+    () =>
+      createTypingEmitter(() => void emitRealtime(CHAT_SOCKET_EVENTS.typing, { kind: conversation.kind, id: conversation.id })),
     [conversation.kind, conversation.id],
   );
 
@@ -142,9 +148,17 @@ export function ChatComposer({
       {replyTo ? (
         <div className="ichat-composer-reply" data-testid="chat-composer-reply">
           <span>
-            <strong>{t('internalChat.replyingTo', { name: replyTo.fromUserName })}</strong> {replyTo.body || replyTo.mediaName || t('internalChat.file')}
+            <strong>{t('internalChat.replyingTo', { name: replyTo.fromUserName })}</strong>{' '}
+            {replyTo.body || replyTo.mediaName || t('internalChat.file')}
           </span>
-          <Button icon="cross" variant="minimal" size="small" aria-label={t('common.cancel')} onClick={onCancelReply} data-testid="chat-composer-reply-cancel" />
+          <Button
+            icon="cross"
+            variant="minimal"
+            size="small"
+            aria-label={t('common.cancel')}
+            onClick={onCancelReply}
+            data-testid="chat-composer-reply-cancel"
+          />
         </div>
       ) : null}
       {file ? (
@@ -193,8 +207,20 @@ export function ChatComposer({
       ) : null}
       <div className="ichat-composer-row">
         <div className="ichat-composer-tools">
-          <Popover isOpen={emojiOpen} onInteraction={setEmojiOpen} content={<EmojiPicker onPick={insertEmoji} />} placement="top-start">
-            <Button icon="emoji" variant="minimal" aria-label={t('chatTools.emoji')} title={t('chatTools.emoji')} disabled={disabled} data-testid="chat-composer-emoji" />
+          <Popover
+            isOpen={emojiOpen}
+            onInteraction={setEmojiOpen}
+            content={<EmojiPicker onPick={insertEmoji} />}
+            placement="top-start"
+          >
+            <Button
+              icon="emoji"
+              variant="minimal"
+              aria-label={t('chatTools.emoji')}
+              title={t('chatTools.emoji')}
+              disabled={disabled}
+              data-testid="chat-composer-emoji"
+            />
           </Popover>
           <Button
             icon="paperclip"

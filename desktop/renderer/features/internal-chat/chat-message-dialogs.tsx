@@ -24,7 +24,9 @@ export function EditChatMessageDialog({
 }) {
   const { t } = useTranslation();
   const schema = useMemo(() => editSchemaWithin(max), [max]);
-  const { control, handleSubmit, setError, watch } = useZodForm<{ body: string }, EditChatMessageInput>(schema, { body: message.body });
+  const { control, handleSubmit, setError, watch } = useZodForm<{ body: string }, EditChatMessageInput>(schema, {
+    body: message.body,
+  });
   const [edit, editing] = useEditChatMessageMutation();
   const length = countedLength(watch('body') ?? '');
 
@@ -62,7 +64,13 @@ export function EditChatMessageDialog({
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('crud.save')} loading={editing.isLoading} data-testid="chat-edit-save" />
+              <Button
+                type="submit"
+                intent="primary"
+                text={t('crud.save')}
+                loading={editing.isLoading}
+                data-testid="chat-edit-save"
+              />
             </>
           }
         />
@@ -88,7 +96,14 @@ export function DeleteChatMessageAlert({
     const result = await remove(message.id);
     if ('error' in result) return;
     onDeleted(
-      result.data ?? { ...message, body: '', mediaUrl: null, mediaName: null, mimeType: null, deletedAt: new Date().toISOString() },
+      result.data ?? {
+        ...message,
+        body: '',
+        mediaUrl: null,
+        mediaName: null,
+        mimeType: null,
+        deletedAt: new Date().toISOString(),
+      },
     );
     showToast(t('internalChat.deletedToast'), 'success');
     onClose();

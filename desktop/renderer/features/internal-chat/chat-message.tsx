@@ -90,9 +90,16 @@ export const ChatMessageRow = memo(function ChatMessageRow({
         ) : (
           <>
             {message.replyTo ? (
-              <button type="button" className="ichat-quote" onClick={() => actions.onJump(message.replyTo!.id)} data-testid="chat-message-quote">
+              <button
+                type="button"
+                className="ichat-quote"
+                onClick={() => actions.onJump(message.replyTo!.id)}
+                data-testid="chat-message-quote"
+              >
                 <strong>{message.replyTo.fromUserName}</strong>
-                <span>{message.replyTo.deleted ? t('internalChat.deleted') : message.replyTo.body || t('internalChat.file')}</span>
+                <span>
+                  {message.replyTo.deleted ? t('internalChat.deleted') : message.replyTo.body || t('internalChat.file')}
+                </span>
               </button>
             ) : null}
             {message.mediaUrl ? (
@@ -130,10 +137,22 @@ export const ChatMessageRow = memo(function ChatMessageRow({
       </div>
       {!deleted ? (
         <ButtonGroup variant="minimal" size="small" className="ichat-actions">
-          <Button icon="undo" title={t('internalChat.reply')} aria-label={t('internalChat.reply')} onClick={() => actions.onReply(message)} data-testid="chat-message-reply" />
+          <Button
+            icon="undo"
+            title={t('internalChat.reply')}
+            aria-label={t('internalChat.reply')}
+            onClick={() => actions.onReply(message)}
+            data-testid="chat-message-reply"
+          />
           {mine ? (
             <>
-              <Button icon="edit" title={t('internalChat.edit')} aria-label={t('internalChat.edit')} onClick={() => actions.onEdit(message)} data-testid="chat-message-edit" />
+              <Button
+                icon="edit"
+                title={t('internalChat.edit')}
+                aria-label={t('internalChat.edit')}
+                onClick={() => actions.onEdit(message)}
+                data-testid="chat-message-edit"
+              />
               <Button
                 icon="trash"
                 intent="danger"

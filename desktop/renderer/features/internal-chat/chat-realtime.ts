@@ -49,7 +49,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isMessage = (value: unknown): value is ChatMessageDto =>
-  isRecord(value) && typeof value.id === 'number' && (value.kind === 'user' || value.kind === 'team') && typeof value.fromUserId === 'number';
+  isRecord(value) &&
+  typeof value.id === 'number' &&
+  (value.kind === 'user' || value.kind === 'team') &&
+  typeof value.fromUserId === 'number';
 
 const isKind = (value: unknown): value is 'user' | 'team' => value === 'user' || value === 'team';
 
@@ -60,11 +63,13 @@ function cachedConversations(state: RootState): ChatConversationDto[] | undefine
 /** What the realtime module needs besides the store (replaced in tests). */
 export interface ChatRealtimeEnv {
   attentive(): boolean;
+  markRead(dispatch: AppDispatch, ref: ConversationKey): void;
   announce(message: ChatMessageDto, conversationName: string | null, viewerId: number): void;
 }
 
 const defaultEnv: ChatRealtimeEnv = {
   attentive: () => windowIsAttentive(),
+  markRead: (dispatch, ref) => void dispatch(internalChatApi.endpoints.markChatRead.initiate(ref)),
   announce: (message, name, viewerId) => void announceChatMessage(message, name, viewerId),
 };
 
@@ -94,7 +99,13 @@ export function applyInternalChatEvent(
       const presence = presenceOf(payload);
       if (typeof payload.userId === 'number' && presence) {
         const userId = payload.userId;
-        dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => void applyPresence(draft, userId, presence)));
+        dispatch(
+          internalChatApi.util.updateQueryData(
+            'chatConversations',
+            undefined,
+            (draft) => void applyPresence(draft, userId, presence),
+          ),
+        );
       }
       return false;
     }
@@ -108,7 +119,13 @@ export function applyInternalChatEvent(
   }
 }
 
-function receiveMessage(dispatch: AppDispatch, getState: () => RootState, message: ChatMessageDto, viewerId: number, env: ChatRealtimeEnv) {
+function receiveMessage(
+  dispatch: AppDispatch,
+  getState: () => RootState,
+  message: ChatMessageDto,
+  viewerId: number,
+  env: ChatRealtimeEnv,
+) {
   const ref = conversationOf(message, viewerId);
   const fromOther = message.fromUserId !== viewerId;
   const readingNow = sameConversation(open, ref) && env.attentive();
@@ -128,7 +145,7 @@ function receiveMessage(dispatch: AppDispatch, getState: () => RootState, messag
 
   if (!fromOther) return;
   if (readingNow) {
-    void dispatch(internalChatApi.endpoints.markChatRead.initiate(ref));
+    env.markRead(dispatch, ref);
     return;
   }
   dispatch(internalChatApi.util.updateQueryData('chatUnreadCount', undefined, (draft) => void (draft.count += 1)));
@@ -141,7 +158,9 @@ function receiveMessage(dispatch: AppDispatch, getState: () => RootState, messag
 function updateMessage(dispatch: AppDispatch, message: ChatMessageDto, viewerId: number) {
   const ref = conversationOf(message, viewerId);
   patchChatHistory(dispatch, ref, (draft) => void patchMessage(draft, message));
-  dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => applyUpdateToList(draft, message, viewerId)));
+  dispatch(
+    internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => applyUpdateToList(draft, message, viewerId)),
+  );
 }
 
 /**
@@ -188,7 +207,13 @@ function scheduleReadStateRefresh(dispatch: AppDispatch, getState: () => RootSta
       void dispatch(internalChatApi.endpoints.chatReadState.initiate({ ...ref, limit }, { subscribe: false, forceRefetch: true }))
         .unwrap()
         .then((fresh) =>
-          dispatch(internalChatApi.util.updateQueryData('chatHistory', ref, (draft: ChatHistoryAnswer) => void applyReadState(draft, fresh.messages))),
+          dispatch(
+            internalChatApi.util.updateQueryData(
+              'chatHistory',
+              ref,
+              (draft: ChatHistoryAnswer) => void applyReadState(draft, fresh.messages),
+            ),
+          ),
         )
         .catch(() => undefined);
     }, READ_STATE_REFRESH_MS),

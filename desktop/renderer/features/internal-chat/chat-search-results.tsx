@@ -7,7 +7,11 @@ import type { ConversationRef } from './chat-cache';
 
 /** Around `q`, a short piece of the text with the match in it. */
 export function snippetAround(text: string, q: string, radius = 40): string {
-  const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  const fold = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/\p{Diacritic}/gu, '')
+      .toLowerCase();
   // Folding keeps one character per letter of Portuguese text (accents are separate marks, dropped).
   const at = fold(text).indexOf(fold(q.trim()));
   if (at < 0 || text.length <= radius * 2) return text.length > radius * 2 ? `${text.slice(0, radius * 2)}…` : text;
@@ -45,12 +49,15 @@ export function ChatSearchResults({
         const name = conversations.find((c) => c.kind === ref.kind && c.id === ref.id)?.name ?? message.fromUserName;
         return (
           <li key={message.id}>
-            <button type="button" className="ichat-list-item" onClick={() => onOpen(ref, message.id)} data-testid="chat-search-result">
+            <button
+              type="button"
+              className="ichat-list-item"
+              onClick={() => onOpen(ref, message.id)}
+              data-testid="chat-search-result"
+            >
               <span className="ichat-list-main">
                 <span className="ichat-list-top">
-                  <span className="ichat-list-name">
-                    {ref.kind === 'team' ? `# ${name}` : name}
-                  </span>
+                  <span className="ichat-list-name">{ref.kind === 'team' ? `# ${name}` : name}</span>
                   <span className="ichat-list-time">{format(new Date(message.createdAt), 'dd/MM/yyyy HH:mm')}</span>
                 </span>
                 <span className="ichat-list-preview">

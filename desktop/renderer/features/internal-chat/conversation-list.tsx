@@ -74,10 +74,17 @@ export function ConversationList({
                 </span>
                 <span className="ichat-list-bottom">
                   <span className="ichat-list-preview" data-testid="chat-conversation-preview">
-                    {previewText(c, viewerId, texts) || (c.kind === 'team' ? t('internalChat.members', { count: c.members ?? 0 }) : '')}
+                    {previewText(c, viewerId, texts) ||
+                      (c.kind === 'team' ? t('internalChat.members', { count: c.members ?? 0 }) : '')}
                   </span>
                   {c.unread > 0 ? (
-                    <Tag round intent="primary" className="ichat-unread" data-testid="chat-conversation-unread" aria-label={t('internalChat.unread', { count: c.unread })}>
+                    <Tag
+                      round
+                      intent="primary"
+                      className="ichat-unread"
+                      data-testid="chat-conversation-unread"
+                      aria-label={t('internalChat.unread', { count: c.unread })}
+                    >
                       {c.unread > 99 ? '99+' : c.unread}
                     </Tag>
                   ) : null}

@@ -36,7 +36,10 @@ const LOAD_OLDER_PX = 120;
 const STICK_BOTTOM_PX = 80;
 const HIGHLIGHT_MS = 2500;
 
-export function typingText(names: readonly string[], t: (key: string, options?: Record<string, unknown>) => string): string | null {
+export function typingText(
+  names: readonly string[],
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string | null {
   if (names.length === 0) return null;
   if (names.length === 1) return t('internalChat.typingOne', { name: names[0] });
   return t('internalChat.typingMany', { names: names.slice(0, -1).join(', '), last: names[names.length - 1] });
@@ -95,7 +98,9 @@ export function ConversationView({
   // Reading it marks it read: on open, and again whenever the window comes back with unread messages.
   const unread = info?.unread ?? 0;
   const readNow = useCallback(() => {
-    dispatch(internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => void markListRead(draft, conversation)));
+    dispatch(
+      internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) => void markListRead(draft, conversation)),
+    );
     void markRead(conversation);
   }, [dispatch, markRead, key]);
   const loaded = history.isSuccess;
@@ -122,7 +127,10 @@ export function ConversationView({
     if (el) prependAnchor.current = { height: el.scrollHeight, top: el.scrollTop };
     try {
       const page = await dispatch(
-        internalChatApi.endpoints.chatHistoryPage.initiate({ ...conversation, before: messages[0].id }, { subscribe: false, forceRefetch: true }),
+        internalChatApi.endpoints.chatHistoryPage.initiate(
+          { ...conversation, before: messages[0].id },
+          { subscribe: false, forceRefetch: true },
+        ),
       ).unwrap();
       patchHistory((draft) => prependOlder(draft, page));
       return true;
@@ -189,10 +197,14 @@ export function ConversationView({
   const typing = typingText(typingState.namesIn(conversation), t);
 
   const applyOwn = (message: ChatMessageDto, isNew: boolean) => {
-    patchChatHistory(dispatch, conversation, (draft) => (isNew ? upsertMessage(draft, message) : void patchMessage(draft, message)));
+    patchChatHistory(dispatch, conversation, (draft) =>
+      isNew ? upsertMessage(draft, message) : void patchMessage(draft, message),
+    );
     dispatch(
       internalChatApi.util.updateQueryData('chatConversations', undefined, (draft) =>
-        isNew ? void applyNewMessageToList(draft, message, viewerId ?? message.fromUserId, true) : applyUpdateToList(draft, message, viewerId ?? message.fromUserId),
+        isNew
+          ? void applyNewMessageToList(draft, message, viewerId ?? message.fromUserId, true)
+          : applyUpdateToList(draft, message, viewerId ?? message.fromUserId),
       ),
     );
   };
@@ -210,9 +222,18 @@ export function ConversationView({
   const notFound = history.isError;
 
   return (
-    <section className="ichat-conversation" data-testid="chat-conversation-view" data-kind={conversation.kind} data-id={conversation.id}>
+    <section
+      className="ichat-conversation"
+      data-testid="chat-conversation-view"
+      data-kind={conversation.kind}
+      data-id={conversation.id}
+    >
       <header className="ichat-conversation-header">
-        {conversation.kind === 'user' ? <PresenceDot presence={info?.presence ?? null} /> : <span className="ichat-team-mark">#</span>}
+        {conversation.kind === 'user' ? (
+          <PresenceDot presence={info?.presence ?? null} />
+        ) : (
+          <span className="ichat-team-mark">#</span>
+        )}
         <strong className="ichat-conversation-name" data-testid="chat-conversation-title">
           {info?.name ?? '…'}
         </strong>
@@ -234,7 +255,14 @@ export function ConversationView({
           <>
             {data?.hasMore ? (
               <div className="ichat-older">
-                <Button variant="minimal" size="small" loading={loadingOlder} text={t('internalChat.loadOlder')} onClick={() => void loadOlder()} data-testid="chat-load-older" />
+                <Button
+                  variant="minimal"
+                  size="small"
+                  loading={loadingOlder}
+                  text={t('internalChat.loadOlder')}
+                  onClick={() => void loadOlder()}
+                  data-testid="chat-load-older"
+                />
               </div>
             ) : messages.length > 0 ? (
               <p className="ichat-start bp6-text-muted" data-testid="chat-history-start">

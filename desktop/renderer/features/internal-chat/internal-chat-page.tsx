@@ -59,7 +59,14 @@ export function InternalChatPage() {
   }, [search]);
 
   const all = useMemo(() => sortConversations(conversations.data ?? []), [conversations.data]);
-  const ofTab = useMemo(() => filterByName(all.filter((c) => c.kind === tab), search), [all, tab, search]);
+  const ofTab = useMemo(
+    () =>
+      filterByName(
+        all.filter((c) => c.kind === tab),
+        search,
+      ),
+    [all, tab, search],
+  );
   const unreadOf = (kind: ChatKind) => all.filter((c) => c.kind === kind).reduce((sum, c) => sum + c.unread, 0);
   const info = selected ? (all.find((c) => c.kind === selected.kind && c.id === selected.id) ?? null) : null;
 
@@ -118,7 +125,16 @@ export function InternalChatPage() {
               onChange={(event) => setSearch(event.currentTarget.value)}
               placeholder={t('internalChat.search.placeholder')}
               aria-label={t('internalChat.search.placeholder')}
-              rightElement={search ? <Button icon="cross" variant="minimal" aria-label={t('internalChat.search.clear')} onClick={() => setSearch('')} /> : undefined}
+              rightElement={
+                search ? (
+                  <Button
+                    icon="cross"
+                    variant="minimal"
+                    aria-label={t('internalChat.search.clear')}
+                    onClick={() => setSearch('')}
+                  />
+                ) : undefined
+              }
               data-testid="chat-search"
             />
             {search.trim().length > 0 && search.trim().length < INTERNAL_CHAT_SEARCH_MIN_CHARS ? (
@@ -131,7 +147,13 @@ export function InternalChatPage() {
             {conversations.isLoading ? (
               <NonIdealState icon={<Spinner size={24} />} />
             ) : (
-              <ConversationList conversations={ofTab} selected={selected} viewerId={viewerId} onOpen={open} emptyText={emptyText} />
+              <ConversationList
+                conversations={ofTab}
+                selected={selected}
+                viewerId={viewerId}
+                onOpen={open}
+                emptyText={emptyText}
+              />
             )}
             {searching ? (
               <>
