@@ -35,6 +35,7 @@ describe('the internal chat notice', () => {
     expect(noticeOf(recent(), VIEWER, 'Ana', t)).toEqual({
       title: 'Ana',
       body: 'm5',
+      conversation: { kind: 'user', id: 2 },
       path: '/chat-privado?kind=user&id=2',
       tag: 'chat-user-2',
     });
@@ -49,7 +50,7 @@ describe('the internal chat notice', () => {
     const notify = vi.fn(async () => undefined);
     const { deps: d, shown } = deps({ desktop: { notify } });
     expect(announceChatMessage(recent(), 'Ana', VIEWER, d)).toBe('desktop');
-    expect(notify).toHaveBeenCalledWith({ title: 'Ana', body: 'm5' });
+    expect(notify).toHaveBeenCalledWith({ title: 'Ana', body: 'm5', chat: { kind: 'user', id: 2 } });
     expect(shown).toEqual([]);
   });
 

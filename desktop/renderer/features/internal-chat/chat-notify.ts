@@ -1,3 +1,4 @@
+import type { DesktopNotificationRequest } from '@shared/desktop-api';
 import { conversationOf, type ChatMessageDto } from '@shared/schemas/internal-chat';
 import { translate } from '../../i18n/i18n-instance';
 import { conversationPath } from './chat-cache';
@@ -5,7 +6,7 @@ import { conversationPath } from './chat-cache';
 /**
  * A colleague's message while the window is in the background: the desktop's native notification
  * when the bridge offers one, else the browser's (permission asked on the first visit of
- * /chat-privado). Clicking it opens the conversation.
+ * /chat-privado). Clicking it opens the conversation (the desktop: main sends it back as a deep link).
  */
 
 /** Replayed events after a reconnect are not news: older messages are not announced. */
@@ -21,6 +22,8 @@ export function windowIsAttentive(doc: Pick<Document, 'hidden' | 'hasFocus'> | u
 export interface ChatNotice {
   title: string;
   body: string;
+  /** The conversation as the viewer names it (the desktop opens it from the click). */
+  conversation: { kind: 'user' | 'team'; id: number };
   /** The conversation's address on the screen (hash route). */
   path: string;
   tag: string;
@@ -38,6 +41,7 @@ export function noticeOf(message: ChatMessageDto, viewerId: number, conversation
   return {
     title,
     body: text.length > BODY_MAX ? `${text.slice(0, BODY_MAX - 1)}…` : text,
+    conversation: ref,
     path: conversationPath(ref),
     tag: `chat-${ref.kind}-${ref.id}`,
   };
@@ -49,7 +53,7 @@ interface NotificationLike {
 }
 
 export interface NotifyDeps {
-  desktop: { notify?(request: { title: string; body: string }): Promise<void> } | null | undefined;
+  desktop: { notify?(request: Pick<DesktopNotificationRequest, 'title' | 'body' | 'chat'>): Promise<void> } | null | undefined;
   createWebNotification: ((title: string, options: { body: string; tag: string }) => NotificationLike) | null;
   webPermission: () => NotificationPermission | 'unsupported';
   open(path: string): void;
@@ -78,7 +82,8 @@ export function announceChatMessage(
   if (Number.isFinite(age) && age > ANNOUNCE_MAX_AGE_MS) return 'old';
   const notice = noticeOf(message, viewerId, conversationName, translate as Translate);
   if (deps.desktop?.notify) {
-    void deps.desktop.notify({ title: notice.title, body: notice.body }).catch(() => undefined);
+    // Main opens the conversation on a click (a `/chat-privado` deep link).
+    void deps.desktop.notify({ title: notice.title, body: notice.body, chat: notice.conversation }).catch(() => undefined);
     return 'desktop';
   }
   if (!deps.createWebNotification || deps.webPermission() !== 'granted') return 'not-permitted';
