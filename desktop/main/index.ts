@@ -236,7 +236,8 @@ function registerIpc(config: DesktopConfig): void {
       if (click.ticketId !== undefined) rendererEvents.dispatch('notificationClick', { ticketId: click.ticketId });
       // An internal-chat message: its conversation opens like an `atende://chat-privado` link.
       if (click.chat) {
-        rendererEvents.dispatch('deepLink', { path: '/chat-privado', query: { kind: click.chat.kind, id: String(click.chat.id) } });
+        const { kind, id } = click.chat;
+        rendererEvents.dispatch('deepLink', { path: '/chat-privado', query: { kind, id: String(id) } });
       }
     },
   });
