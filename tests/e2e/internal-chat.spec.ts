@@ -149,8 +149,18 @@ test.describe('internal chat (two colleagues)', () => {
       await expect(messageWith(b, oops)).toHaveCount(0);
       await expect(b.getByTestId('chat-message-deleted').last()).toHaveText(/Mensagem apagada/);
 
-      // The tenant's limit (settings): a longer text is refused in the composer with the server's text.
-      await api(page, 'PUT', '/settings/internalChatMessageMax', { value: '20' });
+      // The tenant's limit, set on the settings screen: a longer text is refused in the composer
+      // with the text the server answers for it.
+      await page.goto('/#/configuracoes/geral');
+      await page.getByTestId('setting-internalChatMessageMax').fill('20');
+      await page.getByTestId('setting-internalChatMessageMax-save').click();
+      await expect(page.locator('.bp6-toast').filter({ hasText: 'Configuração salva' }).first()).toBeVisible();
+      const refused = await b.request.post('/chat-interno/mensagens', {
+        headers: { authorization: `Bearer ${await b.evaluate(() => localStorage.getItem('token'))}` },
+        data: { kind: 'user', id: ana.id, body: 'y'.repeat(25) },
+      });
+      expect(refused.status()).toBe(400);
+      expect((await refused.json()).message).toBe('Mensagem maior que o limite de 20 caracteres.');
       await input.fill('x'.repeat(25));
       await expect(a.getByTestId('chat-composer-counter')).toHaveText('25/20');
       await expect(a.getByTestId('chat-composer-error')).toHaveText('Mensagem maior que o limite de 20 caracteres.');

@@ -17,7 +17,7 @@ import { EmojiPicker, newClientId } from '../attendance/composer-dialogs';
 import { insertAtSelection } from '../attendance/composer-rules';
 import '../attendance/composer-tools.css';
 import { conversationKey, type ConversationRef } from './chat-cache';
-import { countedLength, sendSchemaWithin, tooLongMessage } from './chat-limits';
+import { countedLength, sendSchemaWithin, tooLongMessage, tooLongRefusalOf } from './chat-limits';
 import { createTypingEmitter } from './typing-state';
 
 /**
@@ -108,6 +108,8 @@ export function ChatComposer({
     });
     if ('error' in result) {
       showServerFailure(setError, result.error, t, ['body', 'ticketId']);
+      const tooLong = tooLongRefusalOf(result.error);
+      if (tooLong) setError('body', { type: 'server', message: tooLong });
       return;
     }
     drafts.delete(key);

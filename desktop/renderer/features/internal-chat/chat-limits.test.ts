@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERNAL_CHAT_MESSAGE_MAX_CEILING, INTERNAL_CHAT_MESSAGE_MAX_DEFAULT } from '@shared/schemas/internal-chat';
-import { editSchemaWithin, messageLimitOf, sendSchemaWithin, tooLongMessage } from './chat-limits';
+import { editSchemaWithin, messageLimitOf, sendSchemaWithin, tooLongMessage, tooLongRefusalOf } from './chat-limits';
 
 describe('the tenant\u2019s internal-chat message limit', () => {
   it('comes from the internalChatMessageMax setting, else the default, never above the ceiling', () => {
@@ -32,5 +32,15 @@ describe('the tenant\u2019s internal-chat message limit', () => {
     expect(editSchemaWithin(3).safeParse({ body: 'abcd' }).error?.issues[0]?.message).toBe(
       'Mensagem maior que o limite de 3 caracteres.',
     );
+  });
+
+  it('reads the server\u2019s own sentence of a too-long refusal (it names the limit)', () => {
+    const refusal = {
+      status: 400,
+      data: { error: 'ERR_CHAT_MESSAGE_TOO_LONG', message: 'Mensagem maior que o limite de 20 caracteres.' },
+    };
+    expect(tooLongRefusalOf(refusal)).toBe('Mensagem maior que o limite de 20 caracteres.');
+    expect(tooLongRefusalOf({ status: 400, data: { error: 'ERR_CHAT_MESSAGE_EMPTY', message: 'x' } })).toBeNull();
+    expect(tooLongRefusalOf(undefined)).toBeNull();
   });
 });

@@ -25,6 +25,15 @@ export const tooLongMessage = (max: number): string => INTERNAL_CHAT_ERRORS.tooL
 /** The length the server counts: the text as sent (trimmed at the ends by the client). */
 export const countedLength = (text: string): number => text.trim().length;
 
+/**
+ * The server's own sentence for an over-long text (it names the limit, which the generic text of
+ * the error code cannot): the composer shows it under the text when the limit changed meanwhile.
+ */
+export function tooLongRefusalOf(failure: unknown): string | null {
+  const body = (failure as { data?: unknown } | undefined)?.data as { error?: unknown; message?: unknown } | undefined;
+  return body?.error === INTERNAL_CHAT_ERRORS.tooLong.code && typeof body.message === 'string' ? body.message : null;
+}
+
 /** SendChatMessageSchema with the tenant's limit. */
 export const sendSchemaWithin = (max: number) =>
   SendChatMessageSchema.superRefine((value, ctx) => {

@@ -8,7 +8,7 @@ import { FormErrorSummary } from '../../app/forms/form-fields';
 import { showServerFailure } from '../../app/forms/server-errors';
 import { TextAreaField } from '../../app/forms/text-area-field';
 import { useZodForm } from '../../app/forms/use-zod-form';
-import { countedLength, editSchemaWithin } from './chat-limits';
+import { countedLength, editSchemaWithin, tooLongRefusalOf } from './chat-limits';
 
 /** Editing one's own message: the shared EditChatMessageSchema with the tenant's limit. */
 export function EditChatMessageDialog({
@@ -34,6 +34,8 @@ export function EditChatMessageDialog({
     const result = await edit({ messageId: message.id, body });
     if ('error' in result) {
       showServerFailure(setError, result.error, t, ['body']);
+      const tooLong = tooLongRefusalOf(result.error);
+      if (tooLong) setError('body', { type: 'server', message: tooLong });
       return;
     }
     onSaved(result.data);

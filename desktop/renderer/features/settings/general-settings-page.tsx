@@ -13,7 +13,8 @@ import { PageHeader } from '../../app/layout/page-header';
 
 /**
  * /configuracoes/geral: the tenant's ticket-visibility rules (spec section 6), the forced
- * signature, automatic closing (spec section 9) and the campaign opt-out words. Each switch or
+ * signature, automatic closing (spec section 9), the campaign opt-out words and the internal
+ * chat's message limit. Each switch or
  * choice is saved at once, a text with its Save button; administrators only (others read).
  */
 export function GeneralSettingsPage() {
@@ -108,6 +109,15 @@ export function GeneralSettingsPage() {
           value={values.campaignOptOutWords}
           disabled={!canAdmin || saving === 'campaignOptOutWords'}
           onSave={(value) => save('campaignOptOutWords', value)}
+        />
+      </Card>
+      <Card className="settings-card">
+        <H5>{t('settings.internalChatTitle')}</H5>
+        <TextSetting
+          settingKey="internalChatMessageMax"
+          value={values.internalChatMessageMax}
+          disabled={!canAdmin || saving === 'internalChatMessageMax'}
+          onSave={(value) => save('internalChatMessageMax', value)}
         />
       </Card>
       <Card className="settings-card">
