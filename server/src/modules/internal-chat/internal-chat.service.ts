@@ -167,7 +167,12 @@ export class InternalChatService {
    * an index-only backward scan of the conversation's index below `before`, then only those rows
    * are read (the same shape as the ticket thread page), so any depth costs the same.
    */
-  async history(auth: AuthContext, kind: ChatKind, id: number, query: { before?: number; limit: number }): Promise<ChatHistoryAnswer> {
+  async history(
+    auth: AuthContext,
+    kind: ChatKind,
+    id: number,
+    query: { before?: number; limit: number },
+  ): Promise<ChatHistoryAnswer> {
     const db = this.deps.dataSource;
     const conversation = await loadConversation(db, auth, kind, id);
     const cond = conversationCondition(conversation.key, 1, 'p');
@@ -325,7 +330,10 @@ export class InternalChatService {
       const presented = await this.presentOne(tx, conversation, messageId);
       if (!message.deletedAt) {
         const payload: ChatMessageEventPayload = { message: presented };
-        await emit(auth.tenantId, CHAT_SOCKET_EVENTS.messageUpdate, payload, { scope: 'users', userIds: userIdsOf(conversation) });
+        await emit(auth.tenantId, CHAT_SOCKET_EVENTS.messageUpdate, payload, {
+          scope: 'users',
+          userIds: userIdsOf(conversation),
+        });
       }
       return presented;
     });
@@ -466,7 +474,10 @@ export class InternalChatService {
   }
 
   private async checkTicket(db: Queryable, auth: AuthContext, ticketId: number): Promise<void> {
-    const found = (await db.query(`SELECT 1 FROM tickets WHERE id = $1 AND "tenantId" = $2`, [ticketId, auth.tenantId])) as unknown[];
+    const found = (await db.query(`SELECT 1 FROM tickets WHERE id = $1 AND "tenantId" = $2`, [
+      ticketId,
+      auth.tenantId,
+    ])) as unknown[];
     if (found.length === 0) throw new AppError('ERR_NO_TICKET_FOUND');
   }
 
@@ -490,11 +501,10 @@ export class InternalChatService {
 
   /** The caller's stored send with that clientId, presented, or null. */
   private async byClientId(db: Queryable, auth: AuthContext, clientId: string): Promise<ChatMessageDto | null> {
-    const [row] = (await db.query(`SELECT id FROM chat_messages WHERE "fromUserId" = $1 AND "clientId" = $2 AND "tenantId" = $3`, [
-      auth.userId,
-      clientId,
-      auth.tenantId,
-    ])) as { id: number }[];
+    const [row] = (await db.query(
+      `SELECT id FROM chat_messages WHERE "fromUserId" = $1 AND "clientId" = $2 AND "tenantId" = $3`,
+      [auth.userId, clientId, auth.tenantId],
+    )) as { id: number }[];
     if (!row) return null;
     const message = await this.loadMessage(db, auth, row.id);
     const conversation = await this.conversationOfMessage(db, auth, message);
@@ -530,7 +540,11 @@ export class InternalChatService {
   }
 
   /** Edit and delete: the message locked, in a conversation of the caller, written by the caller. */
-  private async ownMessage(db: Queryable, auth: AuthContext, messageId: number): Promise<{ message: StoredMessage; conversation: Conversation }> {
+  private async ownMessage(
+    db: Queryable,
+    auth: AuthContext,
+    messageId: number,
+  ): Promise<{ message: StoredMessage; conversation: Conversation }> {
     const message = await this.loadMessage(db, auth, messageId, true);
     const conversation = await this.conversationOfMessage(db, auth, message);
     authorizeOwnMessage(auth, message);
@@ -549,10 +563,10 @@ export class InternalChatService {
   private async lastReadOf(db: Queryable, conversation: Conversation): Promise<Map<number, number>> {
     const key = conversation.key;
     const rows = (await (key.kind === 'team'
-      ? db.query(`SELECT "userId", "lastReadId" FROM chat_reads WHERE kind = 'team' AND "conversationId" = $1 AND "userId" = ANY($2::int[])`, [
-          key.teamId,
-          userIdsOf(conversation),
-        ])
+      ? db.query(
+          `SELECT "userId", "lastReadId" FROM chat_reads WHERE kind = 'team' AND "conversationId" = $1 AND "userId" = ANY($2::int[])`,
+          [key.teamId, userIdsOf(conversation)],
+        )
       : db.query(
           `SELECT "userId", "lastReadId" FROM chat_reads
             WHERE kind = 'user' AND (("userId" = $1 AND "conversationId" = $2) OR ("userId" = $2 AND "conversationId" = $1))`,
@@ -584,14 +598,17 @@ export class InternalChatService {
     const candidates = conversation.users.filter((u) => u.id !== auth.userId);
     const mentioned = mentionedUserIds(message.body, candidates);
     if (mentioned.length === 0) return [];
-    const excerpt = message.body.length > MENTION_EXCERPT_CHARS ? `${message.body.slice(0, MENTION_EXCERPT_CHARS - 1)}…` : message.body;
+    const excerpt =
+      message.body.length > MENTION_EXCERPT_CHARS ? `${message.body.slice(0, MENTION_EXCERPT_CHARS - 1)}…` : message.body;
     const where = conversation.kind === 'team' ? ` em ${conversation.name}` : '';
     const text = `${authorName} mencionou você${where}: ${excerpt}`;
     const events: PendingEvent[] = [];
     for (const userId of mentioned.sort((a, b) => a - b)) {
       // The link names the conversation as the mentioned user sees it.
       const link =
-        conversation.kind === 'team' ? `/chat-privado?kind=team&id=${conversation.id}` : `/chat-privado?kind=user&id=${auth.userId}`;
+        conversation.kind === 'team'
+          ? `/chat-privado?kind=team&id=${conversation.id}`
+          : `/chat-privado?kind=user&id=${auth.userId}`;
       const [row] = (await tx.query(
         `INSERT INTO notifications (kind, message, link, "tenantIds", "userId")
          VALUES ('mention', $1, $2, ARRAY[$3::int], $4)
@@ -630,4 +647,3 @@ function readEvents(readerId: number, conversation: Conversation, lastReadId: nu
     { name, payload: toOther, audience: { scope: 'user', userId: other } },
   ];
 }
-
