@@ -22,11 +22,13 @@
  *     the server CPU per page and the page query's plan. An authenticated cheap route (GET /queue)
  *     is measured the same way as the floor under these numbers.
  * (c) The conversation list and unread count of a user with 199 colleagues and 10 rooms.
+ * BENCH_CHAT_DELIVERY_ONLY=1 runs (a) alone.
  */
 import 'reflect-metadata';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
 import { io as connectSocket, type Socket } from 'socket.io-client';
@@ -48,12 +50,30 @@ const JWT_SECRET = 'bench-secret-0123456789abcdef';
 
 async function serve(): Promise<void> {
   const server = await startBenchServer();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   process.send!({ url: server.url });
-  process.on('message', async (msg: { stop?: boolean; cpu?: boolean }) => {
+  process.on('message', async (msg: { stop?: boolean; cpu?: boolean; lag?: boolean }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (msg.lag) {
+      process.send!({ lag: eventLoopLag(lag) });
+      lag.reset();
+    }
     if (!msg.stop) return;
     await server.close();
     process.exit(0);
+  });
+}
+
+/** A process's event-loop delay (ms): how late its callbacks ran, i.e. how busy or starved of CPU it was. */
+function eventLoopLag(h: ReturnType<typeof monitorEventLoopDelay>) {
+  return { p50_ms: round(h.percentile(50) / 1e6), p99_ms: round(h.percentile(99) / 1e6), max_ms: round(h.max / 1e6) };
+}
+
+function serverLag(child: ChildProcess): Promise<ReturnType<typeof eventLoopLag>> {
+  return new Promise((resolve) => {
+    child.once('message', (m: { lag: ReturnType<typeof eventLoopLag> }) => resolve(m.lag));
+    child.send({ lag: true });
   });
 }
 
@@ -126,6 +146,7 @@ async function main(): Promise<void> {
 
     // ---- (a) delivery ----
     const sentAt = new Map<string, number>();
+    let runStarted = 0;
     const expected = new Map<string, Set<number>>();
     const latencies: { user: number[]; team: number[] } = { user: [], team: [] };
     let strayDeliveries = 0;
@@ -148,6 +169,7 @@ async function main(): Promise<void> {
           const now = performance.now();
           const { clientId, kind, fromUserId } = envelope.payload.message;
           if (fromUserId === u.id) return; // the author's own tabs: not a delivery
+          if (clientId.startsWith('warmup-')) return;
           const waiting = expected.get(clientId);
           if (!waiting) {
             strayDeliveries++;
@@ -157,51 +179,109 @@ async function main(): Promise<void> {
             duplicateDeliveries++;
             return;
           }
-          latencies[kind].push(now - sentAt.get(clientId)!);
+          const sent = sentAt.get(clientId)!;
+          latencies[kind].push(now - sent);
+          const second = Math.floor((sent - runStarted) / 1000);
+          worstPerSecond[second] = Math.max(worstPerSecond[second] ?? 0, round(now - sent, 0));
         },
       );
       sockets.push(socket);
     }
     await sleep(1000);
 
+    /** One message from a random user to a random colleague or one of their rooms; answers its clientId and recipients. */
+    const pick = (i: number, prefix: string) => {
+      const from = users[Math.floor(Math.random() * users.length)];
+      const toTeam = from.teams.length > 0 && Math.random() < TEAM_SHARE;
+      const clientId = `${prefix}-${i}`;
+      if (toTeam) {
+        const teamId = from.teams[Math.floor(Math.random() * from.teams.length)];
+        return {
+          from,
+          clientId,
+          body: { kind: 'team', id: teamId },
+          recipients: [...teamMembers.get(teamId)!].filter((id) => id !== from.id),
+        };
+      }
+      let to = from;
+      while (to === from) to = users[Math.floor(Math.random() * users.length)];
+      return { from, clientId, body: { kind: 'user', id: to.id }, recipients: [to.id] };
+    };
+    const post = (from: { token: string }, body: Record<string, unknown>) =>
+      fetch(`${serverUrl}/chat-interno/mensagens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${from.token}` },
+        body: JSON.stringify(body),
+      });
+    // Warm-up, not measured: a running server has its pool connections open and its statements
+    // planned; the first second of a cold one is spent opening them.
+    const warmup: Promise<unknown>[] = [];
+    for (let i = 0; i < RATE * 2; i++) {
+      const w = pick(i, 'warmup');
+      warmup.push(post(w.from, { ...w.body, body: 'aquecendo', clientId: w.clientId }).then((r) => r.arrayBuffer()));
+      await sleep(1000 / RATE);
+    }
+    await Promise.all(warmup);
+    // The server's periodic sweeps all run in its first seconds: start the measured phases after them.
+    await sleep(Number(process.env.BENCH_CHAT_SETTLE_MS ?? 5000));
+
+    // The floor under the numbers below on this machine now: the same open-loop rate of a trivial
+    // authenticated route (GET /queue: the session check and one small read), for half the time.
+    const floorSamples: number[] = [];
+    const floorLoad = load();
+    const floorStarted = performance.now();
+    const floorRequests: Promise<void>[] = [];
+    for (let i = 0; i < (SECONDS * RATE) / 2; i++) {
+      const wait = floorStarted + i * (1000 / RATE) - performance.now();
+      if (wait > 1) await sleep(wait);
+      const u = users[Math.floor(Math.random() * users.length)];
+      const t0 = performance.now();
+      floorRequests.push(
+        fetch(`${serverUrl}/queue`, { headers: { authorization: `Bearer ${u.token}` } })
+          .then((r) => r.arrayBuffer())
+          .then(() => void floorSamples.push(performance.now() - t0)),
+      );
+    }
+    await Promise.all(floorRequests);
+    const floor = {
+      path: 'GET /queue',
+      rate: RATE,
+      ...latencyStats(floorSamples),
+      loadavgBefore: floorLoad,
+      loadavgAfter: load(),
+    };
+    await sleep(1000);
+
     let refused = 0;
+    const sendLatencies: number[] = [];
+    /** Worst delivery latency per second of the run, to tell a steady cost from stalls. */
+    const worstPerSecond: number[] = [];
     const inFlight: Promise<void>[] = [];
     const total = SECONDS * RATE;
     const interval = 1000 / RATE;
     const cpuBefore = await serverCpu(child);
+    const ownCpuBefore = process.cpuUsage();
+    await serverLag(child);
+    const ownLag = monitorEventLoopDelay({ resolution: 10 });
+    ownLag.enable();
     const loadBefore = load();
     const started = performance.now();
+    runStarted = started;
     for (let i = 0; i < total; i++) {
       const due = started + i * interval;
       const wait = due - performance.now();
       if (wait > 1) await sleep(wait);
-      const from = users[Math.floor(Math.random() * users.length)];
-      const toTeam = from.teams.length > 0 && Math.random() < TEAM_SHARE;
-      let body: Record<string, unknown>;
-      let recipients: number[];
-      const clientId = `bench-${i}`;
-      if (toTeam) {
-        const teamId = from.teams[Math.floor(Math.random() * from.teams.length)];
-        body = { kind: 'team', id: teamId };
-        recipients = [...teamMembers.get(teamId)!].filter((id) => id !== from.id);
-      } else {
-        let to = from;
-        while (to === from) to = users[Math.floor(Math.random() * users.length)];
-        body = { kind: 'user', id: to.id };
-        recipients = [to.id];
-      }
+      const { from, clientId, body, recipients } = pick(i, 'bench');
       expected.set(clientId, new Set(recipients));
-      sentAt.set(clientId, performance.now());
+      const t0 = performance.now();
+      sentAt.set(clientId, t0);
       inFlight.push(
-        fetch(`${serverUrl}/chat-interno/mensagens`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${from.token}` },
-          body: JSON.stringify({ ...body, body: `mensagem ${i} do benchmark`, clientId }),
-        }).then(async (res) => {
+        post(from, { ...body, body: `mensagem ${i} do benchmark`, clientId }).then(async (res) => {
           if (res.status !== 201) {
             refused++;
             if (refused <= 3) console.error(`send refused: ${res.status} ${await res.text()}`);
           } else await res.arrayBuffer();
+          sendLatencies.push(performance.now() - t0);
         }),
       );
     }
@@ -210,6 +290,9 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && [...expected.values()].some((s) => s.size > 0)) await sleep(50);
     const cpuAfter = await serverCpu(child);
+    const ownCpuMs = cpuMs(ownCpuBefore, process.cpuUsage());
+    const serverLoopLag = await serverLag(child);
+    ownLag.disable();
     const loadAfter = load();
     const lost = [...expected.values()].reduce((n, s) => n + s.size, 0);
     const all = [...latencies.user, ...latencies.team];
@@ -228,14 +311,33 @@ async function main(): Promise<void> {
       latencyAll: latencyStats(all),
       latencyOneToOne: latencyStats(latencies.user),
       latencyTeam: latencyStats(latencies.team),
+      sendRequestLatency: latencyStats(sendLatencies),
+      floorSameRateTrivialRoute: floor,
+      worstDeliveryMsPerSecond: worstPerSecond,
       serverCpuMsPerMessage: round(serverCpuMs / total),
       serverCpuShareOfOneCore: round(serverCpuMs / (sendSeconds * 1000)),
+      serverEventLoopLag: serverLoopLag,
+      loadGeneratorCpuShareOfOneCore: round(ownCpuMs / (sendSeconds * 1000)),
+      loadGeneratorEventLoopLag: eventLoopLag(ownLag),
       loadavgBefore: loadBefore,
       loadavgAfter: loadAfter,
       target: 'p99 < 200 ms',
     };
     for (const s of sockets) s.disconnect();
     sockets.length = 0;
+    // The server marks the users offline as their sockets leave: let it finish before going on.
+    await sleep(2000);
+
+    if (process.env.BENCH_CHAT_DELIVERY_ONLY === '1') {
+      console.log(
+        JSON.stringify(
+          { machine: { cpus: os.cpus().length, loadavg: load() }, redis: Boolean(process.env.REDIS_URL), delivery },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
 
     // ---- (b) paging at depth ----
     const [a, b] = [users[1], users[2]];

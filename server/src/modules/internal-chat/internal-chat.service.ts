@@ -27,6 +27,7 @@ import type { AppDeps } from '../../deps';
 import type { PendingEvent } from '../../realtime/domain-events';
 import { discardMedia, type ReceivedMedia } from '../messages/message-media';
 import { presentNotification, type NotificationRow } from '../notifications/notifications.presenter';
+import { SettingsService } from '../settings/settings.service';
 import { mentionedUserIds } from './internal-chat.mentions';
 import {
   authorizeOwnMessage,
@@ -44,7 +45,7 @@ import {
   type ConversationRow,
 } from './internal-chat.presenter';
 
-type ChatDeps = Pick<AppDeps, 'dataSource' | 'events' | 'config' | 'logger'>;
+type ChatDeps = Pick<AppDeps, 'dataSource' | 'events' | 'config' | 'logger' | 'clock'>;
 
 /** A mention notification quotes this much of the message. */
 const MENTION_EXCERPT_CHARS = 120;
@@ -118,9 +119,11 @@ const LAST_MESSAGE_COLUMNS = `last.id AS "lastId", last.body AS "lastBody", last
  */
 export class InternalChatService {
   private readonly files: TenantFileStore;
+  private readonly settings: SettingsService;
 
   constructor(private readonly deps: ChatDeps) {
     this.files = new TenantFileStore(deps.config.dataDir);
+    this.settings = new SettingsService(deps);
   }
 
   /** GET /chat-interno/conversations: every colleague, then every team room of the caller; most recent first. */
@@ -207,21 +210,31 @@ export class InternalChatService {
    * `@Name` mentions notify those users of the conversation once (a kind 'mention' notification).
    */
   async send(auth: AuthContext, input: SendChatMessageInput, media: readonly ReceivedMedia[]): Promise<SendOutcome> {
+    try {
+      return await this.store(auth, input, media);
+    } catch (err) {
+      // A retry of a send already stored answers it even when the checks now refuse it (the
+      // sender left the team since): looked up only on a refusal, not before every send.
+      if (input.clientId && err instanceof AppError) {
+        const stored = await this.byClientId(this.deps.dataSource, auth, input.clientId).catch(() => null);
+        if (stored) {
+          await discardMedia(media);
+          return { status: 200, message: stored };
+        }
+      }
+      throw err;
+    }
+  }
+
+  private async store(auth: AuthContext, input: SendChatMessageInput, media: readonly ReceivedMedia[]): Promise<SendOutcome> {
     const db = this.deps.dataSource;
     if (media.length > INTERNAL_CHAT_MAX_FILES) {
       throw new AppError('ERR_VALIDATION', { fields: [{ path: MESSAGE_MEDIA_FIELD, message: 'envie um arquivo por mensagem' }] });
     }
-    if (input.clientId) {
-      const stored = await this.byClientId(db, auth, input.clientId);
-      if (stored) {
-        await discardMedia(media);
-        return { status: 200, message: stored };
-      }
-    }
     const file = media[0];
     const body = input.body;
     if (body.trim() === '' && !file) throw chatError('empty');
-    await this.checkLength(db, auth.tenantId, body);
+    await this.checkLength(auth.tenantId, body);
     const conversation = await loadConversation(db, auth, input.kind, input.id);
     const replyTo = input.replyToId === undefined ? null : await this.replyTarget(db, auth, conversation, input.replyToId);
     if (input.ticketId !== undefined) await this.checkTicket(db, auth, input.ticketId);
@@ -297,7 +310,7 @@ export class InternalChatService {
 
   /** PUT /chat-interno/mensagens/{messageId}/edit: the author's text, while not deleted; `chat:messageUpdate`. Mentions are not notified again. */
   async edit(auth: AuthContext, messageId: number, input: EditChatMessageInput): Promise<ChatMessageDto> {
-    await this.checkLength(this.deps.dataSource, auth.tenantId, input.body);
+    await this.checkLength(auth.tenantId, input.body);
     return this.deps.events.transaction(async (tx, emit) => {
       const { message, conversation } = await this.ownMessage(tx, auth, messageId);
       if (message.deletedAt) throw chatError('messageDeleted');
@@ -459,12 +472,14 @@ export class InternalChatService {
 
   // ---- helpers ----
 
-  /** The tenant's limit (setting internalChatMessageMax), read at every write so a change applies at once. */
-  private async checkLength(db: Queryable, tenantId: number, body: string): Promise<void> {
-    const [setting] = (await db.query(`SELECT value FROM settings WHERE "tenantId" = $1 AND key = 'internalChatMessageMax'`, [
-      tenantId,
-    ])) as { value: string }[];
-    const max = messageMaxOf(setting?.value);
+  /**
+   * The tenant's limit (setting internalChatMessageMax), through the settings' per-tenant cache:
+   * a change applies at once in this process (the write invalidates it) and, in others, when
+   * they see its `settings:update` (at most the cache's TTL later).
+   */
+  private async checkLength(tenantId: number, body: string): Promise<void> {
+    if (body.length === 0) return;
+    const max = messageMaxOf((await this.settings.valuesOfTenant(tenantId)).internalChatMessageMax);
     if (body.length > max) {
       throw new AppError(INTERNAL_CHAT_ERRORS.tooLong.code, {
         message: INTERNAL_CHAT_ERRORS.tooLong.message.replace('{max}', String(max)),

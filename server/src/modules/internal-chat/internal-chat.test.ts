@@ -562,7 +562,10 @@ describe('every route: another tenant, a non-member, a malformed body', () => {
     const { a, b, team, direct, room } = await world();
     const outsiders: [string, ChatUser][] = [
       ['another tenant', b.ana],
+      ['another tenant admin', b.admin],
       ['non-member', a.carla],
+      // No profile opens others' conversations: the tenant's admin is not in the room nor the pair.
+      ['admin non-member', a.admin],
     ];
     const rows = await chatRowCount(server, a.tenantId);
     const events = await eventCount(server, a.tenantId);
