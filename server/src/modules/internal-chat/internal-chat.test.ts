@@ -121,9 +121,26 @@ describe('sending and paging history', () => {
 
   it('plans a deep page as a range of the conversation index, not a walk of the table', async () => {
     const t = await chatTenant(server);
+    const [low, high] = [Math.min(t.ana.id, t.bruno.id), Math.max(t.ana.id, t.bruno.id)];
+    // A pair that went quiet under a busy tenant: its messages are the oldest of the table.
+    await ds().query(
+      `INSERT INTO chat_messages ("tenantId", kind, "toId", "userLow", "userHigh", "fromUserId", body)
+       SELECT $1, 'user', $3::int, $2::int, $3::int, $2::int, 'antiga ' || g FROM generate_series(1, 500) g`,
+      [t.tenantId, low, high],
+    );
+    await ds().query(
+      `INSERT INTO chat_messages ("tenantId", kind, "toId", "fromUserId", body)
+       SELECT $1, 'team', $2::int, $3::int, 'recente ' || g FROM generate_series(1, 5000) g`,
+      [t.tenantId, await createTeam(server, t, [t.ana, t.carla]), t.ana.id],
+    );
+    await ds().query(`ANALYZE chat_messages`);
+    const [middle] = await ds().query(
+      `SELECT id FROM chat_messages WHERE kind = 'user' AND "userLow" = $1 AND "userHigh" = $2 ORDER BY id DESC OFFSET 250 LIMIT 1`,
+      [low, high],
+    );
     const plan: { 'QUERY PLAN': string }[] = await ds().query(
       `EXPLAIN SELECT p.id FROM chat_messages p WHERE p.kind = 'user' AND p."userLow" = $1 AND p."userHigh" = $2 AND p.id < $3 ORDER BY p.id DESC LIMIT 51`,
-      [t.ana.id, t.bruno.id, 1000],
+      [low, high, middle.id],
     );
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('chat_messages_pair_idx');
