@@ -24,7 +24,9 @@ import type { AuthContext } from '../../core/auth-context';
 import { TenantFileStore, safeDisplayName, safeMimeType } from '../../core/tenant-file-store';
 import { updateReturning, type Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
-import type { PendingEvent } from '../../realtime/domain-events';
+import { recordEvents, type PendingEvent } from '../../realtime/domain-events';
+import type { StatementPart } from '../../db/statement-part';
+import { uniqueViolationOf } from '../../db/pg-errors';
 import { discardMedia, type ReceivedMedia } from '../messages/message-media';
 import { presentNotification, type NotificationRow } from '../notifications/notifications.presenter';
 import { SettingsService } from '../settings/settings.service';
@@ -235,77 +237,96 @@ export class InternalChatService {
     const body = input.body;
     if (body.trim() === '' && !file) throw chatError('empty');
     await this.checkLength(auth.tenantId, body);
-    const conversation = await loadConversation(db, auth, input.kind, input.id);
+    // The message's id is taken with the conversation's read, so the event is complete before the write.
+    const conversation = await loadConversation(db, auth, input.kind, input.id, { allocateMessageId: true });
     const replyTo = input.replyToId === undefined ? null : await this.replyTarget(db, auth, conversation, input.replyToId);
     if (input.ticketId !== undefined) await this.checkTicket(db, auth, input.ticketId);
 
-    /** The receiver of a one-to-one, or the team. */
-    const toId = conversation.id;
+    const messageId = conversation.nextMessageId!;
+    const createdAt = this.deps.clock.now();
+    const author = conversation.users.find((u) => u.id === auth.userId)!;
     const key = conversation.key;
-    const outcome = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
-      const inserted = (await tx.query(
-        `INSERT INTO chat_messages ("tenantId", kind, "toId", "userLow", "userHigh", "fromUserId", body,
-                                    "mediaPath", "mediaName", "mimeType", "mediaSize", "replyToId", "ticketId", "clientId")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-         ON CONFLICT ("fromUserId", "clientId") WHERE "clientId" IS NOT NULL DO NOTHING
-         RETURNING id, "createdAt"`,
-        [
-          auth.tenantId,
-          conversation.kind,
-          toId,
-          key.kind === 'user' ? key.low : null,
-          key.kind === 'user' ? key.high : null,
-          auth.userId,
-          body,
-          file?.relativePath ?? null,
-          file ? safeDisplayName(file.fileName) : null,
-          file ? safeMimeType(file.mimeType) : null,
-          file?.size ?? null,
-          replyTo?.id ?? null,
-          input.ticketId ?? null,
-          input.clientId ?? null,
-        ],
-      )) as { id: number; createdAt: Date }[];
-      const row = inserted[0];
-      if (!row) return null; // a concurrent retry stored it first
-      const author = conversation.users.find((u) => u.id === auth.userId)!;
-      const message = presentChatMessage(
-        {
-          id: row.id,
-          kind: conversation.kind,
-          toId,
-          fromUserId: auth.userId,
-          fromUserName: author.name,
-          body,
-          hasMedia: Boolean(file),
-          mediaName: file ? safeDisplayName(file.fileName) : null,
-          mimeType: file ? safeMimeType(file.mimeType) : null,
-          replyToId: replyTo?.id ?? null,
-          replyBody: replyTo?.body ?? null,
-          replyFromName: replyTo?.fromUserName ?? null,
-          replyDeletedAt: replyTo?.deletedAt ?? null,
-          ticketId: input.ticketId ?? null,
-          clientId: input.clientId ?? null,
-          editedAt: null,
-          deletedAt: null,
-          createdAt: row.createdAt,
-        },
-        userIdsOf(conversation),
-        new Map(),
-      );
-      const payload: ChatMessageEventPayload = { message };
-      const events: PendingEvent[] = [
-        { name: SOCKET_EVENTS.privateMessage, payload, audience: { scope: 'users', userIds: userIdsOf(conversation) } },
-      ];
-      events.push(...(await this.mentionNotifications(tx, auth, conversation, author.name, message)));
-      await emitMany(auth.tenantId, events);
-      return message;
-    });
-    if (outcome) return { status: 201, message: outcome };
-    await discardMedia(media);
-    const stored = await this.byClientId(db, auth, input.clientId!);
-    if (!stored) throw new Error('chat message vanished after a clientId conflict');
-    return { status: 200, message: stored };
+    const mediaName = file ? safeDisplayName(file.fileName) : null;
+    const mimeType = file ? safeMimeType(file.mimeType) : null;
+    const message = presentChatMessage(
+      {
+        id: messageId,
+        kind: conversation.kind,
+        toId: conversation.id,
+        fromUserId: auth.userId,
+        fromUserName: author.name,
+        body,
+        hasMedia: Boolean(file),
+        mediaName,
+        mimeType,
+        replyToId: replyTo?.id ?? null,
+        replyBody: replyTo?.body ?? null,
+        replyFromName: replyTo?.fromUserName ?? null,
+        replyDeletedAt: replyTo?.deletedAt ?? null,
+        ticketId: input.ticketId ?? null,
+        clientId: input.clientId ?? null,
+        editedAt: null,
+        deletedAt: null,
+        createdAt,
+      },
+      userIdsOf(conversation),
+      new Map(),
+    );
+    const insert: StatementPart = (p) =>
+      `INSERT INTO chat_messages (id, "tenantId", kind, "toId", "userLow", "userHigh", "fromUserId", body,
+                                  "mediaPath", "mediaName", "mimeType", "mediaSize", "replyToId", "ticketId", "clientId", "createdAt")
+       VALUES (${[
+         messageId,
+         auth.tenantId,
+         conversation.kind,
+         conversation.id,
+         key.kind === 'user' ? key.low : null,
+         key.kind === 'user' ? key.high : null,
+         auth.userId,
+         body,
+         file?.relativePath ?? null,
+         mediaName,
+         mimeType,
+         file?.size ?? null,
+         replyTo?.id ?? null,
+         input.ticketId ?? null,
+         input.clientId ?? null,
+         createdAt,
+       ]
+         .map((value) => p(value))
+         .join(', ')})`;
+    const payload: ChatMessageEventPayload = { message };
+    const event: PendingEvent = {
+      name: SOCKET_EVENTS.privateMessage,
+      payload,
+      audience: { scope: 'users', userIds: userIdsOf(conversation) },
+    };
+    const mentioned = mentionedUserIds(
+      body,
+      conversation.users.filter((u) => u.id !== auth.userId),
+    );
+    try {
+      if (mentioned.length === 0) {
+        // The message and its event in ONE statement, without a transaction (atomic on its own):
+        // the usual send costs three round trips (session, conversation, this).
+        this.deps.events.publishCommitted(await recordEvents(db.manager, auth.tenantId, [event], [insert]));
+      } else {
+        await this.deps.events.transaction(async (tx, _emit, emitMany) => {
+          const notifications = await this.mentionNotifications(tx, auth, conversation, author.name, message, mentioned);
+          await emitMany(auth.tenantId, [event, ...notifications], [insert]);
+        });
+      }
+    } catch (err) {
+      // A retry of a stored send (the same clientId of the same author): nothing was written by
+      // this one (the statement or transaction failed whole); answer the stored message.
+      if (input.clientId && uniqueViolationOf(err) === 'chat_messages_client_uq') {
+        await discardMedia(media);
+        const stored = await this.byClientId(db, auth, input.clientId);
+        if (stored) return { status: 200, message: stored };
+      }
+      throw err;
+    }
+    return { status: 201, message };
   }
 
   /** PUT /chat-interno/mensagens/{messageId}/edit: the author's text, while not deleted; `chat:messageUpdate`. Mentions are not notified again. */
@@ -609,10 +630,8 @@ export class InternalChatService {
     conversation: Conversation,
     authorName: string,
     message: ChatMessageDto,
+    mentioned: number[],
   ): Promise<PendingEvent[]> {
-    const candidates = conversation.users.filter((u) => u.id !== auth.userId);
-    const mentioned = mentionedUserIds(message.body, candidates);
-    if (mentioned.length === 0) return [];
     const excerpt =
       message.body.length > MENTION_EXCERPT_CHARS ? `${message.body.slice(0, MENTION_EXCERPT_CHARS - 1)}…` : message.body;
     const where = conversation.kind === 'team' ? ` em ${conversation.name}` : '';
