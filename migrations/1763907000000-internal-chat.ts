@@ -52,7 +52,9 @@ export class InternalChat1763907000000 implements MigrationInterface {
     );
     await q.query(`CREATE INDEX chat_messages_team_idx ON chat_messages ("toId", id) INCLUDE ("fromUserId") WHERE kind = 'team'`);
     // The retry key, and the index the users foreign key needs (SET NULL on a user's deletion).
-    await q.query(`CREATE UNIQUE INDEX chat_messages_client_uq ON chat_messages ("fromUserId", "clientId") WHERE "clientId" IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX chat_messages_client_uq ON chat_messages ("fromUserId", "clientId") WHERE "clientId" IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX chat_messages_from_idx ON chat_messages ("fromUserId")`);
     await q.query(`CREATE INDEX chat_messages_tenant_idx ON chat_messages ("tenantId")`);
     await q.query(`CREATE INDEX chat_messages_reply_idx ON chat_messages ("replyToId") WHERE "replyToId" IS NOT NULL`);

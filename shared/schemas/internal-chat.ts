@@ -108,8 +108,9 @@ export interface ChatMessageDto {
   /** Deleted messages stay in the history as "Mensagem apagada" (body '' and no media). */
   deletedAt: string | null;
   createdAt: string;
-  /** user kind: whether the receiver has read it (read receipt). team kind: how many members (not the sender) read it. */
+  /** user kind: whether the receiver has read it (read receipt). team kind: whether every current member but the sender has. */
   read: boolean;
+  /** How many users of the conversation other than the sender read it (user kind: 0 or 1; team kind: current members). */
   readCount: number;
 }
 

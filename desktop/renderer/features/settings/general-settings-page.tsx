@@ -13,9 +13,9 @@ import { PageHeader } from '../../app/layout/page-header';
 
 /**
  * /configuracoes/geral: the tenant's ticket-visibility rules (spec section 6), the forced
- * signature, automatic closing (spec section 9), the campaign opt-out words and the internal
- * chat's message limit. Each switch or
- * choice is saved at once, a text with its Save button; administrators only (others read).
+ * signature, automatic closing (spec section 9), the campaign opt-out words and the internal-chat
+ * message limit (spec section 9). Each switch or choice is saved at once, a text or number with its
+ * Save button; administrators only (others read).
  */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
@@ -115,6 +115,7 @@ export function GeneralSettingsPage() {
         <H5>{t('settings.internalChatTitle')}</H5>
         <TextSetting
           settingKey="internalChatMessageMax"
+          inputType="number"
           value={values.internalChatMessageMax}
           disabled={!canAdmin || saving === 'internalChatMessageMax'}
           onSave={(value) => save('internalChatMessageMax', value)}
@@ -155,11 +156,13 @@ function TextSetting({
   value,
   disabled,
   onSave,
+  inputType = 'text',
 }: {
   settingKey: SettingKey;
   value: string;
   disabled: boolean;
   onSave: (value: string) => Promise<void>;
+  inputType?: 'text' | 'number';
 }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
@@ -181,6 +184,7 @@ function TextSetting({
       <ControlGroup fill>
         <InputGroup
           id={id}
+          type={inputType}
           value={draft}
           disabled={disabled}
           intent={error ? 'danger' : 'none'}

@@ -40,7 +40,7 @@ describe('messageMaxOf', () => {
 });
 
 describe('readStateOf', () => {
-  it("counts the readers other than the author; read once all of them read it", () => {
+  it('counts the readers other than the author; read once all of them read it', () => {
     const lastRead = new Map([
       [2, 10],
       [3, 5],

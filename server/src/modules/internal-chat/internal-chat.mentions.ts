@@ -5,11 +5,7 @@
  * the text goes on with " Paula"; "@Anabela" mentions neither). Longer names are tried first,
  * so "@Ana Paula" mentions "Ana Paula" and not also "Ana".
  */
-const fold = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLocaleLowerCase('pt-BR');
+const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('pt-BR');
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 

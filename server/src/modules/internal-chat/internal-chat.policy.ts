@@ -31,7 +31,12 @@ export interface Conversation {
   /** Every user of the conversation, the caller included: the audience of its events. */
   users: { id: number; name: string }[];
   key: ConversationKey;
+  /** A new chat_messages id, when asked for (a send takes it with this read). */
+  nextMessageId?: number;
 }
+
+/** A new message id in the same statement as the conversation's read (an InitPlan: evaluated once). */
+const NEXT_ID = `(SELECT nextval('chat_messages_id_seq'))::int AS "nextId"`;
 
 export const chatError = (which: keyof typeof INTERNAL_CHAT_ERRORS, message?: string): AppError => {
   const def = INTERNAL_CHAT_ERRORS[which];
@@ -56,27 +61,43 @@ export function conversationCondition(key: ConversationKey, first: number, alias
 }
 
 /** The caller's conversation `{kind, id}`, or ERR_CHAT_CONVERSATION_NOT_FOUND / ERR_CHAT_SELF. */
-export async function loadConversation(db: Queryable, auth: AuthContext, kind: ChatKind, id: number): Promise<Conversation> {
+export async function loadConversation(
+  db: Queryable,
+  auth: AuthContext,
+  kind: ChatKind,
+  id: number,
+  opts: { allocateMessageId?: boolean } = {},
+): Promise<Conversation> {
+  const nextId = opts.allocateMessageId ? `, ${NEXT_ID}` : '';
   if (kind === 'user') {
     if (id === auth.userId) throw chatError('selfConversation');
-    const users = (await db.query(`SELECT id, name FROM users WHERE id = ANY($1::int[]) AND "tenantId" = $2`, [
+    const rows = (await db.query(`SELECT id, name${nextId} FROM users WHERE id = ANY($1::int[]) AND "tenantId" = $2`, [
       [auth.userId, id],
       auth.tenantId,
-    ])) as { id: number; name: string }[];
-    const other = users.find((u) => u.id === id);
-    if (!other || !users.some((u) => u.id === auth.userId)) throw chatError('conversationNotFound');
-    return { kind, id, tenantId: auth.tenantId, name: other.name, users, key: keyOf(kind, auth.userId, id) };
+    ])) as { id: number; name: string; nextId?: number }[];
+    const other = rows.find((u) => u.id === id);
+    if (!other || !rows.some((u) => u.id === auth.userId)) throw chatError('conversationNotFound');
+    const users = rows.map((u) => ({ id: u.id, name: u.name }));
+    return {
+      kind,
+      id,
+      tenantId: auth.tenantId,
+      name: other.name,
+      users,
+      key: keyOf(kind, auth.userId, id),
+      nextMessageId: other.nextId,
+    };
   }
   const [team] = (await db.query(
     `SELECT t.name, coalesce(array_agg(u.id ORDER BY u.id) FILTER (WHERE u.id IS NOT NULL), '{}') AS ids,
-            coalesce(array_agg(u.name ORDER BY u.id) FILTER (WHERE u.id IS NOT NULL), '{}') AS names
+            coalesce(array_agg(u.name ORDER BY u.id) FILTER (WHERE u.id IS NOT NULL), '{}') AS names${nextId}
        FROM teams t
        LEFT JOIN team_users tu ON tu."teamId" = t.id
        LEFT JOIN users u ON u.id = tu."userId" AND u."tenantId" = t."tenantId"
       WHERE t.id = $1 AND t."tenantId" = $2 AND t.active
       GROUP BY t.id`,
     [id, auth.tenantId],
-  )) as { name: string; ids: number[]; names: string[] }[];
+  )) as { name: string; ids: number[]; names: string[]; nextId?: number }[];
   if (!team || !team.ids.includes(auth.userId)) throw chatError('conversationNotFound');
   return {
     kind,
@@ -85,6 +106,7 @@ export async function loadConversation(db: Queryable, auth: AuthContext, kind: C
     name: team.name,
     users: team.ids.map((uid, i) => ({ id: uid, name: team.names[i] })),
     key: { kind, teamId: id },
+    nextMessageId: team.nextId,
   };
 }
 

@@ -29,13 +29,19 @@ async function socketOf(user: ChatUser): Promise<RecordingSocket> {
 }
 
 const named = (s: RecordingSocket, name: string) => s.received.filter(([n]) => n === name).map(([, p]) => p as any);
-const envelopesOf = (s: RecordingSocket, name: string) => s.envelopes.filter((e) => e.name === name);
+const envelopesOf = (s: RecordingSocket, name: string) =>
+  s.envelopes.filter((e) => e.name === name) as { name: string; payload: any }[];
 
 describe('chat events reach the conversation users only', () => {
   it('delivers a one-to-one message, its edit and the read receipt to both users, never to a colleague or another tenant', async () => {
     const t = await chatTenant(server);
     const other = await chatTenant(server);
-    const [ana, bruno, carla, stranger] = [await socketOf(t.ana), await socketOf(t.bruno), await socketOf(t.carla), await socketOf(other.ana)];
+    const [ana, bruno, carla, stranger] = [
+      await socketOf(t.ana),
+      await socketOf(t.bruno),
+      await socketOf(t.carla),
+      await socketOf(other.ana),
+    ];
     const m = await send(server, t.ana, 'user', t.bruno.id, 'só para o Bruno');
     await waitFor(() => envelopesOf(bruno, SOCKET_EVENTS.privateMessage).length === 1, 'the message on Bruno');
     await waitFor(() => envelopesOf(ana, SOCKET_EVENTS.privateMessage).length === 1, "the message on Ana's other tabs");
@@ -46,9 +52,19 @@ describe('chat events reach the conversation users only', () => {
     await server.request('PUT', `/chat-interno/mensagens/${t.ana.id}`, { token: t.bruno.token, body: { kind: 'user' } });
     await waitFor(() => envelopesOf(bruno, CHAT_SOCKET_EVENTS.messageUpdate).length === 1, 'the edit on Bruno');
     await waitFor(() => envelopesOf(ana, CHAT_SOCKET_EVENTS.read).length === 1, 'the receipt on Ana');
-    expect(envelopesOf(ana, CHAT_SOCKET_EVENTS.read)[0].payload).toEqual({ kind: 'user', id: t.bruno.id, userId: t.bruno.id, lastReadId: m.id });
+    expect(envelopesOf(ana, CHAT_SOCKET_EVENTS.read)[0].payload).toEqual({
+      kind: 'user',
+      id: t.bruno.id,
+      userId: t.bruno.id,
+      lastReadId: m.id,
+    });
     await waitFor(() => envelopesOf(bruno, CHAT_SOCKET_EVENTS.read).length === 1, 'the receipt on Bruno');
-    expect(envelopesOf(bruno, CHAT_SOCKET_EVENTS.read)[0].payload).toEqual({ kind: 'user', id: t.ana.id, userId: t.bruno.id, lastReadId: m.id });
+    expect(envelopesOf(bruno, CHAT_SOCKET_EVENTS.read)[0].payload).toEqual({
+      kind: 'user',
+      id: t.ana.id,
+      userId: t.bruno.id,
+      lastReadId: m.id,
+    });
 
     await sleep(ABSENCE_WAIT_MS);
     expect(carla.envelopes).toEqual([]);
@@ -85,14 +101,18 @@ describe('chat events reach the conversation users only', () => {
     expect(envelopesOf(admin, SOCKET_EVENTS.privateMessage)).toEqual([]);
     expect(stranger.received).toEqual([]);
     // A non-member cannot send into the room (HTTP 404, no event).
-    const refused = await server.request('POST', '/chat-interno/mensagens', { token: t.bruno.token, body: { kind: 'team', id: team, body: 'ainda aqui?' } });
+    const refused = await server.request('POST', '/chat-interno/mensagens', {
+      token: t.bruno.token,
+      body: { kind: 'team', id: team, body: 'ainda aqui?' },
+    });
     expect(refused.status).toBe(404);
   });
 
   it('replays chat events through /sync to the conversation users only', async () => {
     const t = await chatTenant(server);
     const team = await createTeam(server, t, [t.ana, t.bruno]);
-    const seqOf = async (u: ChatUser) => (await server.request('GET', '/sync?since=0', { token: u.token })).body.lastSeq as number;
+    const seqOf = async (u: ChatUser) =>
+      (await server.request('GET', '/sync?since=0', { token: u.token })).body.lastSeq as number;
     const since = await seqOf(t.ana);
     const m = await send(server, t.ana, 'team', team, 'para quem voltar');
     const d = await send(server, t.ana, 'user', t.bruno.id, 'direta');
@@ -123,11 +143,24 @@ describe('typing relay', () => {
   it('relays chat:typing to the other user of a one-to-one only, naming the conversation as they do', async () => {
     const t = await chatTenant(server);
     const other = await chatTenant(server);
-    const [ana, bruno, carla, stranger] = [await socketOf(t.ana), await socketOf(t.bruno), await socketOf(t.carla), await socketOf(other.ana)];
+    const [ana, bruno, carla, stranger] = [
+      await socketOf(t.ana),
+      await socketOf(t.bruno),
+      await socketOf(t.carla),
+      await socketOf(other.ana),
+    ];
     ana.socket.emit(CHAT_SOCKET_EVENTS.typing, { kind: 'user', id: t.bruno.id });
     await waitFor(() => named(bruno, CHAT_SOCKET_EVENTS.typing).length === 1, 'typing on Bruno');
-    expect(named(bruno, CHAT_SOCKET_EVENTS.typing)[0]).toEqual({ kind: 'user', id: t.ana.id, userId: t.ana.id, userName: 'Ana Paula' });
-    await waitFor(() => named(bruno, `${t.tenantId}:${CHAT_SOCKET_EVENTS.typing}`).length === 1, 'the tenant-named typing on Bruno');
+    expect(named(bruno, CHAT_SOCKET_EVENTS.typing)[0]).toEqual({
+      kind: 'user',
+      id: t.ana.id,
+      userId: t.ana.id,
+      userName: 'Ana Paula',
+    });
+    await waitFor(
+      () => named(bruno, `${t.tenantId}:${CHAT_SOCKET_EVENTS.typing}`).length === 1,
+      'the tenant-named typing on Bruno',
+    );
     // Within the throttle a second one is not relayed; after it, it is (also under the tenant-prefixed name).
     ana.socket.emit(CHAT_SOCKET_EVENTS.typing, { kind: 'user', id: t.bruno.id });
     await sleep(TYPING_RELAY_MIN_INTERVAL_MS);
@@ -144,16 +177,22 @@ describe('typing relay', () => {
     expect(carla.received).toEqual([]);
     expect(stranger.received).toEqual([]);
     // Typing is not a domain event: nothing recorded.
-    const [{ n }] = await server.deps.dataSource.query(`SELECT count(*)::int AS n FROM domain_events WHERE "tenantId" = $1 AND name = 'chat:typing'`, [
-      t.tenantId,
-    ]);
+    const [{ n }] = await server.deps.dataSource.query(
+      `SELECT count(*)::int AS n FROM domain_events WHERE "tenantId" = $1 AND name = 'chat:typing'`,
+      [t.tenantId],
+    );
     expect(n).toBe(0);
   });
 
   it("relays a team's typing to its other current members; a non-member's typing goes nowhere", async () => {
     const t = await chatTenant(server);
     const team = await createTeam(server, t, [t.ana, t.bruno]);
-    const [ana, bruno, carla, admin] = [await socketOf(t.ana), await socketOf(t.bruno), await socketOf(t.carla), await socketOf(t.admin)];
+    const [ana, bruno, carla, admin] = [
+      await socketOf(t.ana),
+      await socketOf(t.bruno),
+      await socketOf(t.carla),
+      await socketOf(t.admin),
+    ];
     bruno.socket.emit(CHAT_SOCKET_EVENTS.typing, { kind: 'team', id: team });
     await waitFor(() => named(ana, CHAT_SOCKET_EVENTS.typing).length === 1, 'typing on Ana');
     expect(named(ana, CHAT_SOCKET_EVENTS.typing)[0]).toEqual({ kind: 'team', id: team, userId: t.bruno.id, userName: 'Bruno' });

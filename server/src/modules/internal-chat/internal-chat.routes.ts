@@ -26,7 +26,8 @@ const kindFromQuery: Middleware = async (ctx, next) => {
   const request = ctx.request as unknown as { body?: unknown };
   const body = request.body;
   const fromQuery = ctx.query.kind;
-  const empty = body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  const empty =
+    body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
   if (empty && typeof fromQuery === 'string') request.body = { kind: fromQuery };
   await next();
 };

@@ -24,9 +24,12 @@ import type { AuthContext } from '../../core/auth-context';
 import { TenantFileStore, safeDisplayName, safeMimeType } from '../../core/tenant-file-store';
 import { updateReturning, type Queryable } from '../../core/tenant-catalog';
 import type { AppDeps } from '../../deps';
-import type { PendingEvent } from '../../realtime/domain-events';
+import { recordEvents, type PendingEvent } from '../../realtime/domain-events';
+import type { StatementPart } from '../../db/statement-part';
+import { uniqueViolationOf } from '../../db/pg-errors';
 import { discardMedia, type ReceivedMedia } from '../messages/message-media';
 import { presentNotification, type NotificationRow } from '../notifications/notifications.presenter';
+import { SettingsService } from '../settings/settings.service';
 import { mentionedUserIds } from './internal-chat.mentions';
 import {
   authorizeOwnMessage,
@@ -44,7 +47,7 @@ import {
   type ConversationRow,
 } from './internal-chat.presenter';
 
-type ChatDeps = Pick<AppDeps, 'dataSource' | 'events' | 'config' | 'logger'>;
+type ChatDeps = Pick<AppDeps, 'dataSource' | 'events' | 'config' | 'logger' | 'clock'>;
 
 /** A mention notification quotes this much of the message. */
 const MENTION_EXCERPT_CHARS = 120;
@@ -118,9 +121,11 @@ const LAST_MESSAGE_COLUMNS = `last.id AS "lastId", last.body AS "lastBody", last
  */
 export class InternalChatService {
   private readonly files: TenantFileStore;
+  private readonly settings: SettingsService;
 
   constructor(private readonly deps: ChatDeps) {
     this.files = new TenantFileStore(deps.config.dataDir);
+    this.settings = new SettingsService(deps);
   }
 
   /** GET /chat-interno/conversations: every colleague, then every team room of the caller; most recent first. */
@@ -167,7 +172,12 @@ export class InternalChatService {
    * an index-only backward scan of the conversation's index below `before`, then only those rows
    * are read (the same shape as the ticket thread page), so any depth costs the same.
    */
-  async history(auth: AuthContext, kind: ChatKind, id: number, query: { before?: number; limit: number }): Promise<ChatHistoryAnswer> {
+  async history(
+    auth: AuthContext,
+    kind: ChatKind,
+    id: number,
+    query: { before?: number; limit: number },
+  ): Promise<ChatHistoryAnswer> {
     const db = this.deps.dataSource;
     const conversation = await loadConversation(db, auth, kind, id);
     const cond = conversationCondition(conversation.key, 1, 'p');
@@ -202,97 +212,126 @@ export class InternalChatService {
    * `@Name` mentions notify those users of the conversation once (a kind 'mention' notification).
    */
   async send(auth: AuthContext, input: SendChatMessageInput, media: readonly ReceivedMedia[]): Promise<SendOutcome> {
+    try {
+      return await this.store(auth, input, media);
+    } catch (err) {
+      // A retry of a send already stored answers it even when the checks now refuse it (the
+      // sender left the team since): looked up only on a refusal, not before every send.
+      if (input.clientId && err instanceof AppError) {
+        const stored = await this.byClientId(this.deps.dataSource, auth, input.clientId).catch(() => null);
+        if (stored) {
+          await discardMedia(media);
+          return { status: 200, message: stored };
+        }
+      }
+      throw err;
+    }
+  }
+
+  private async store(auth: AuthContext, input: SendChatMessageInput, media: readonly ReceivedMedia[]): Promise<SendOutcome> {
     const db = this.deps.dataSource;
     if (media.length > INTERNAL_CHAT_MAX_FILES) {
       throw new AppError('ERR_VALIDATION', { fields: [{ path: MESSAGE_MEDIA_FIELD, message: 'envie um arquivo por mensagem' }] });
     }
-    if (input.clientId) {
-      const stored = await this.byClientId(db, auth, input.clientId);
-      if (stored) {
-        await discardMedia(media);
-        return { status: 200, message: stored };
-      }
-    }
     const file = media[0];
     const body = input.body;
     if (body.trim() === '' && !file) throw chatError('empty');
-    await this.checkLength(db, auth.tenantId, body);
-    const conversation = await loadConversation(db, auth, input.kind, input.id);
+    await this.checkLength(auth.tenantId, body);
+    // The message's id is taken with the conversation's read, so the event is complete before the write.
+    const conversation = await loadConversation(db, auth, input.kind, input.id, { allocateMessageId: true });
     const replyTo = input.replyToId === undefined ? null : await this.replyTarget(db, auth, conversation, input.replyToId);
     if (input.ticketId !== undefined) await this.checkTicket(db, auth, input.ticketId);
 
-    /** The receiver of a one-to-one, or the team. */
-    const toId = conversation.id;
+    const messageId = conversation.nextMessageId!;
+    const createdAt = this.deps.clock.now();
+    const author = conversation.users.find((u) => u.id === auth.userId)!;
     const key = conversation.key;
-    const outcome = await this.deps.events.transaction(async (tx, _emit, emitMany) => {
-      const inserted = (await tx.query(
-        `INSERT INTO chat_messages ("tenantId", kind, "toId", "userLow", "userHigh", "fromUserId", body,
-                                    "mediaPath", "mediaName", "mimeType", "mediaSize", "replyToId", "ticketId", "clientId")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-         ON CONFLICT ("fromUserId", "clientId") WHERE "clientId" IS NOT NULL DO NOTHING
-         RETURNING id, "createdAt"`,
-        [
-          auth.tenantId,
-          conversation.kind,
-          toId,
-          key.kind === 'user' ? key.low : null,
-          key.kind === 'user' ? key.high : null,
-          auth.userId,
-          body,
-          file?.relativePath ?? null,
-          file ? safeDisplayName(file.fileName) : null,
-          file ? safeMimeType(file.mimeType) : null,
-          file?.size ?? null,
-          replyTo?.id ?? null,
-          input.ticketId ?? null,
-          input.clientId ?? null,
-        ],
-      )) as { id: number; createdAt: Date }[];
-      const row = inserted[0];
-      if (!row) return null; // a concurrent retry stored it first
-      const author = conversation.users.find((u) => u.id === auth.userId)!;
-      const message = presentChatMessage(
-        {
-          id: row.id,
-          kind: conversation.kind,
-          toId,
-          fromUserId: auth.userId,
-          fromUserName: author.name,
-          body,
-          hasMedia: Boolean(file),
-          mediaName: file ? safeDisplayName(file.fileName) : null,
-          mimeType: file ? safeMimeType(file.mimeType) : null,
-          replyToId: replyTo?.id ?? null,
-          replyBody: replyTo?.body ?? null,
-          replyFromName: replyTo?.fromUserName ?? null,
-          replyDeletedAt: replyTo?.deletedAt ?? null,
-          ticketId: input.ticketId ?? null,
-          clientId: input.clientId ?? null,
-          editedAt: null,
-          deletedAt: null,
-          createdAt: row.createdAt,
-        },
-        userIdsOf(conversation),
-        new Map(),
-      );
-      const payload: ChatMessageEventPayload = { message };
-      const events: PendingEvent[] = [
-        { name: SOCKET_EVENTS.privateMessage, payload, audience: { scope: 'users', userIds: userIdsOf(conversation) } },
-      ];
-      events.push(...(await this.mentionNotifications(tx, auth, conversation, author.name, message)));
-      await emitMany(auth.tenantId, events);
-      return message;
-    });
-    if (outcome) return { status: 201, message: outcome };
-    await discardMedia(media);
-    const stored = await this.byClientId(db, auth, input.clientId!);
-    if (!stored) throw new Error('chat message vanished after a clientId conflict');
-    return { status: 200, message: stored };
+    const mediaName = file ? safeDisplayName(file.fileName) : null;
+    const mimeType = file ? safeMimeType(file.mimeType) : null;
+    const message = presentChatMessage(
+      {
+        id: messageId,
+        kind: conversation.kind,
+        toId: conversation.id,
+        fromUserId: auth.userId,
+        fromUserName: author.name,
+        body,
+        hasMedia: Boolean(file),
+        mediaName,
+        mimeType,
+        replyToId: replyTo?.id ?? null,
+        replyBody: replyTo?.body ?? null,
+        replyFromName: replyTo?.fromUserName ?? null,
+        replyDeletedAt: replyTo?.deletedAt ?? null,
+        ticketId: input.ticketId ?? null,
+        clientId: input.clientId ?? null,
+        editedAt: null,
+        deletedAt: null,
+        createdAt,
+      },
+      userIdsOf(conversation),
+      new Map(),
+    );
+    const insert: StatementPart = (p) =>
+      `INSERT INTO chat_messages (id, "tenantId", kind, "toId", "userLow", "userHigh", "fromUserId", body,
+                                  "mediaPath", "mediaName", "mimeType", "mediaSize", "replyToId", "ticketId", "clientId", "createdAt")
+       VALUES (${[
+         messageId,
+         auth.tenantId,
+         conversation.kind,
+         conversation.id,
+         key.kind === 'user' ? key.low : null,
+         key.kind === 'user' ? key.high : null,
+         auth.userId,
+         body,
+         file?.relativePath ?? null,
+         mediaName,
+         mimeType,
+         file?.size ?? null,
+         replyTo?.id ?? null,
+         input.ticketId ?? null,
+         input.clientId ?? null,
+         createdAt,
+       ]
+         .map((value) => p(value))
+         .join(', ')})`;
+    const payload: ChatMessageEventPayload = { message };
+    const event: PendingEvent = {
+      name: SOCKET_EVENTS.privateMessage,
+      payload,
+      audience: { scope: 'users', userIds: userIdsOf(conversation) },
+    };
+    const mentioned = mentionedUserIds(
+      body,
+      conversation.users.filter((u) => u.id !== auth.userId),
+    );
+    try {
+      if (mentioned.length === 0) {
+        // The message and its event in ONE statement, without a transaction (atomic on its own):
+        // the usual send costs three round trips (session, conversation, this).
+        this.deps.events.publishCommitted(await recordEvents(db.manager, auth.tenantId, [event], [insert]));
+      } else {
+        await this.deps.events.transaction(async (tx, _emit, emitMany) => {
+          const notifications = await this.mentionNotifications(tx, auth, conversation, author.name, message, mentioned);
+          await emitMany(auth.tenantId, [event, ...notifications], [insert]);
+        });
+      }
+    } catch (err) {
+      // A retry of a stored send (the same clientId of the same author): nothing was written by
+      // this one (the statement or transaction failed whole); answer the stored message.
+      if (input.clientId && uniqueViolationOf(err) === 'chat_messages_client_uq') {
+        await discardMedia(media);
+        const stored = await this.byClientId(db, auth, input.clientId);
+        if (stored) return { status: 200, message: stored };
+      }
+      throw err;
+    }
+    return { status: 201, message };
   }
 
   /** PUT /chat-interno/mensagens/{messageId}/edit: the author's text, while not deleted; `chat:messageUpdate`. Mentions are not notified again. */
   async edit(auth: AuthContext, messageId: number, input: EditChatMessageInput): Promise<ChatMessageDto> {
-    await this.checkLength(this.deps.dataSource, auth.tenantId, input.body);
+    await this.checkLength(auth.tenantId, input.body);
     return this.deps.events.transaction(async (tx, emit) => {
       const { message, conversation } = await this.ownMessage(tx, auth, messageId);
       if (message.deletedAt) throw chatError('messageDeleted');
@@ -325,7 +364,10 @@ export class InternalChatService {
       const presented = await this.presentOne(tx, conversation, messageId);
       if (!message.deletedAt) {
         const payload: ChatMessageEventPayload = { message: presented };
-        await emit(auth.tenantId, CHAT_SOCKET_EVENTS.messageUpdate, payload, { scope: 'users', userIds: userIdsOf(conversation) });
+        await emit(auth.tenantId, CHAT_SOCKET_EVENTS.messageUpdate, payload, {
+          scope: 'users',
+          userIds: userIdsOf(conversation),
+        });
       }
       return presented;
     });
@@ -451,12 +493,14 @@ export class InternalChatService {
 
   // ---- helpers ----
 
-  /** The tenant's limit (setting internalChatMessageMax), read at every write so a change applies at once. */
-  private async checkLength(db: Queryable, tenantId: number, body: string): Promise<void> {
-    const [setting] = (await db.query(`SELECT value FROM settings WHERE "tenantId" = $1 AND key = 'internalChatMessageMax'`, [
-      tenantId,
-    ])) as { value: string }[];
-    const max = messageMaxOf(setting?.value);
+  /**
+   * The tenant's limit (setting internalChatMessageMax), through the settings' per-tenant cache:
+   * a change applies at once in this process (the write invalidates it) and, in others, when
+   * they see its `settings:update` (at most the cache's TTL later).
+   */
+  private async checkLength(tenantId: number, body: string): Promise<void> {
+    if (body.length === 0) return;
+    const max = messageMaxOf((await this.settings.valuesOfTenant(tenantId)).internalChatMessageMax);
     if (body.length > max) {
       throw new AppError(INTERNAL_CHAT_ERRORS.tooLong.code, {
         message: INTERNAL_CHAT_ERRORS.tooLong.message.replace('{max}', String(max)),
@@ -466,7 +510,10 @@ export class InternalChatService {
   }
 
   private async checkTicket(db: Queryable, auth: AuthContext, ticketId: number): Promise<void> {
-    const found = (await db.query(`SELECT 1 FROM tickets WHERE id = $1 AND "tenantId" = $2`, [ticketId, auth.tenantId])) as unknown[];
+    const found = (await db.query(`SELECT 1 FROM tickets WHERE id = $1 AND "tenantId" = $2`, [
+      ticketId,
+      auth.tenantId,
+    ])) as unknown[];
     if (found.length === 0) throw new AppError('ERR_NO_TICKET_FOUND');
   }
 
@@ -490,11 +537,10 @@ export class InternalChatService {
 
   /** The caller's stored send with that clientId, presented, or null. */
   private async byClientId(db: Queryable, auth: AuthContext, clientId: string): Promise<ChatMessageDto | null> {
-    const [row] = (await db.query(`SELECT id FROM chat_messages WHERE "fromUserId" = $1 AND "clientId" = $2 AND "tenantId" = $3`, [
-      auth.userId,
-      clientId,
-      auth.tenantId,
-    ])) as { id: number }[];
+    const [row] = (await db.query(
+      `SELECT id FROM chat_messages WHERE "fromUserId" = $1 AND "clientId" = $2 AND "tenantId" = $3`,
+      [auth.userId, clientId, auth.tenantId],
+    )) as { id: number }[];
     if (!row) return null;
     const message = await this.loadMessage(db, auth, row.id);
     const conversation = await this.conversationOfMessage(db, auth, message);
@@ -530,7 +576,11 @@ export class InternalChatService {
   }
 
   /** Edit and delete: the message locked, in a conversation of the caller, written by the caller. */
-  private async ownMessage(db: Queryable, auth: AuthContext, messageId: number): Promise<{ message: StoredMessage; conversation: Conversation }> {
+  private async ownMessage(
+    db: Queryable,
+    auth: AuthContext,
+    messageId: number,
+  ): Promise<{ message: StoredMessage; conversation: Conversation }> {
     const message = await this.loadMessage(db, auth, messageId, true);
     const conversation = await this.conversationOfMessage(db, auth, message);
     authorizeOwnMessage(auth, message);
@@ -549,10 +599,10 @@ export class InternalChatService {
   private async lastReadOf(db: Queryable, conversation: Conversation): Promise<Map<number, number>> {
     const key = conversation.key;
     const rows = (await (key.kind === 'team'
-      ? db.query(`SELECT "userId", "lastReadId" FROM chat_reads WHERE kind = 'team' AND "conversationId" = $1 AND "userId" = ANY($2::int[])`, [
-          key.teamId,
-          userIdsOf(conversation),
-        ])
+      ? db.query(
+          `SELECT "userId", "lastReadId" FROM chat_reads WHERE kind = 'team' AND "conversationId" = $1 AND "userId" = ANY($2::int[])`,
+          [key.teamId, userIdsOf(conversation)],
+        )
       : db.query(
           `SELECT "userId", "lastReadId" FROM chat_reads
             WHERE kind = 'user' AND (("userId" = $1 AND "conversationId" = $2) OR ("userId" = $2 AND "conversationId" = $1))`,
@@ -580,18 +630,19 @@ export class InternalChatService {
     conversation: Conversation,
     authorName: string,
     message: ChatMessageDto,
+    mentioned: number[],
   ): Promise<PendingEvent[]> {
-    const candidates = conversation.users.filter((u) => u.id !== auth.userId);
-    const mentioned = mentionedUserIds(message.body, candidates);
-    if (mentioned.length === 0) return [];
-    const excerpt = message.body.length > MENTION_EXCERPT_CHARS ? `${message.body.slice(0, MENTION_EXCERPT_CHARS - 1)}…` : message.body;
+    const excerpt =
+      message.body.length > MENTION_EXCERPT_CHARS ? `${message.body.slice(0, MENTION_EXCERPT_CHARS - 1)}…` : message.body;
     const where = conversation.kind === 'team' ? ` em ${conversation.name}` : '';
     const text = `${authorName} mencionou você${where}: ${excerpt}`;
     const events: PendingEvent[] = [];
     for (const userId of mentioned.sort((a, b) => a - b)) {
       // The link names the conversation as the mentioned user sees it.
       const link =
-        conversation.kind === 'team' ? `/chat-privado?kind=team&id=${conversation.id}` : `/chat-privado?kind=user&id=${auth.userId}`;
+        conversation.kind === 'team'
+          ? `/chat-privado?kind=team&id=${conversation.id}`
+          : `/chat-privado?kind=user&id=${auth.userId}`;
       const [row] = (await tx.query(
         `INSERT INTO notifications (kind, message, link, "tenantIds", "userId")
          VALUES ('mention', $1, $2, ARRAY[$3::int], $4)
@@ -630,4 +681,3 @@ function readEvents(readerId: number, conversation: Conversation, lastReadId: nu
     { name, payload: toOther, audience: { scope: 'user', userId: other } },
   ];
 }
-

@@ -45,7 +45,13 @@ export function chatSocketHandlers(deps: Pick<AppDeps, 'dataSource' | 'logger'>,
   };
 }
 
-async function relayTyping(deps: Pick<AppDeps, 'dataSource'>, io: SocketServer, auth: AuthContext, kind: ChatKind, id: number): Promise<void> {
+async function relayTyping(
+  deps: Pick<AppDeps, 'dataSource'>,
+  io: SocketServer,
+  auth: AuthContext,
+  kind: ChatKind,
+  id: number,
+): Promise<void> {
   const conversation = await loadConversation(deps.dataSource, auth, kind, id);
   const me = conversation.users.find((u) => u.id === auth.userId);
   const others = conversation.users.filter((u) => u.id !== auth.userId).map((u) => `user:${u.id}`);

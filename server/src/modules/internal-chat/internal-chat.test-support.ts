@@ -22,7 +22,11 @@ const unique = () => randomBytes(3).toString('hex');
 export async function chatTenant(server: TestServer): Promise<ChatTenant> {
   const { tenant, admin } = await server.createTenantThroughApi();
   const agent = async (name: string): Promise<ChatUser> => {
-    const u = await server.createUser(tenant.id, { profile: 'user', name, email: `${name.split(' ')[0].toLowerCase()}-${unique()}@test.example.com` });
+    const u = await server.createUser(tenant.id, {
+      profile: 'user',
+      name,
+      email: `${name.split(' ')[0].toLowerCase()}-${unique()}@test.example.com`,
+    });
     return { ...u, name, token: (await server.login(u)).token };
   };
   return {
@@ -35,14 +39,22 @@ export async function chatTenant(server: TestServer): Promise<ChatTenant> {
 }
 
 /** A team of the tenant with these members (POST /teams as the admin). */
-export async function createTeam(server: TestServer, t: ChatTenant, members: ChatUser[], name = `Equipe ${unique()}`): Promise<number> {
+export async function createTeam(
+  server: TestServer,
+  t: ChatTenant,
+  members: ChatUser[],
+  name = `Equipe ${unique()}`,
+): Promise<number> {
   const res = await server.request('POST', '/teams', { token: t.admin.token, body: { name, users: members.map((m) => m.id) } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id;
 }
 
 export async function setTeamMembers(server: TestServer, t: ChatTenant, teamId: number, members: ChatUser[]): Promise<void> {
-  const res = await server.request('PUT', `/teams/${teamId}`, { token: t.admin.token, body: { users: members.map((m) => m.id) } });
+  const res = await server.request('PUT', `/teams/${teamId}`, {
+    token: t.admin.token,
+    body: { users: members.map((m) => m.id) },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
@@ -61,7 +73,9 @@ export async function send(
 }
 
 export async function chatRowCount(server: TestServer, tenantId: number): Promise<number> {
-  const [row] = await server.deps.dataSource.query(`SELECT count(*)::int AS n FROM chat_messages WHERE "tenantId" = $1`, [tenantId]);
+  const [row] = await server.deps.dataSource.query(`SELECT count(*)::int AS n FROM chat_messages WHERE "tenantId" = $1`, [
+    tenantId,
+  ]);
   return row.n;
 }
 

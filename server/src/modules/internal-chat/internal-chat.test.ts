@@ -13,7 +13,6 @@ import {
   createTicket,
   send,
   setTeamMembers,
-  type ChatTenant,
   type ChatUser,
 } from './internal-chat.test-support';
 
@@ -56,7 +55,14 @@ describe('sending and paging history', () => {
     const t = await chatTenant(server);
     const first = await send(server, t.ana, 'user', t.bruno.id, 'Oi Bruno');
     const reply = await send(server, t.bruno, 'user', t.ana.id, 'Oi Ana', { replyToId: first.id });
-    expect(first).toMatchObject({ kind: 'user', toId: t.bruno.id, fromUserId: t.ana.id, fromUserName: 'Ana Paula', body: 'Oi Bruno', read: false });
+    expect(first).toMatchObject({
+      kind: 'user',
+      toId: t.bruno.id,
+      fromUserId: t.ana.id,
+      fromUserName: 'Ana Paula',
+      body: 'Oi Bruno',
+      read: false,
+    });
     expect(reply.replyTo).toEqual({ id: first.id, body: 'Oi Bruno', fromUserName: 'Ana Paula', deleted: false });
     const ofAna = await history(t.ana, 'user', t.bruno.id);
     const ofBruno = await history(t.bruno, 'user', t.ana.id);
@@ -115,9 +121,26 @@ describe('sending and paging history', () => {
 
   it('plans a deep page as a range of the conversation index, not a walk of the table', async () => {
     const t = await chatTenant(server);
+    const [low, high] = [Math.min(t.ana.id, t.bruno.id), Math.max(t.ana.id, t.bruno.id)];
+    // A pair that went quiet under a busy tenant: its messages are the oldest of the table.
+    await ds().query(
+      `INSERT INTO chat_messages ("tenantId", kind, "toId", "userLow", "userHigh", "fromUserId", body)
+       SELECT $1, 'user', $3::int, $2::int, $3::int, $2::int, 'antiga ' || g FROM generate_series(1, 500) g`,
+      [t.tenantId, low, high],
+    );
+    await ds().query(
+      `INSERT INTO chat_messages ("tenantId", kind, "toId", "fromUserId", body)
+       SELECT $1, 'team', $2::int, $3::int, 'recente ' || g FROM generate_series(1, 5000) g`,
+      [t.tenantId, await createTeam(server, t, [t.ana, t.carla]), t.ana.id],
+    );
+    await ds().query(`ANALYZE chat_messages`);
+    const [middle] = await ds().query(
+      `SELECT id FROM chat_messages WHERE kind = 'user' AND "userLow" = $1 AND "userHigh" = $2 ORDER BY id DESC OFFSET 250 LIMIT 1`,
+      [low, high],
+    );
     const plan: { 'QUERY PLAN': string }[] = await ds().query(
       `EXPLAIN SELECT p.id FROM chat_messages p WHERE p.kind = 'user' AND p."userLow" = $1 AND p."userHigh" = $2 AND p.id < $3 ORDER BY p.id DESC LIMIT 51`,
-      [t.ana.id, t.bruno.id, 1000],
+      [low, high, middle.id],
     );
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('chat_messages_pair_idx');
@@ -131,14 +154,26 @@ describe('edit and delete own messages', () => {
     const m = await send(server, t.ana, 'user', t.bruno.id, 'Texto original');
     const quote = await send(server, t.bruno, 'user', t.ana.id, 'Respondendo', { replyToId: m.id });
 
-    const notOwn = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, { token: t.bruno.token, body: { body: 'x' } });
+    const notOwn = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, {
+      token: t.bruno.token,
+      body: { body: 'x' },
+    });
     expect(notOwn.status).toBe(403);
-    expect(notOwn.body).toMatchObject({ error: 'ERR_CHAT_NOT_OWN_MESSAGE', message: 'Só é possível alterar as próprias mensagens.' });
-    const empty = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, { token: t.ana.token, body: { body: '   ' } });
+    expect(notOwn.body).toMatchObject({
+      error: 'ERR_CHAT_NOT_OWN_MESSAGE',
+      message: 'Só é possível alterar as próprias mensagens.',
+    });
+    const empty = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, {
+      token: t.ana.token,
+      body: { body: '   ' },
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.fields[0]).toMatchObject({ path: 'body', message: 'Digite uma mensagem ou anexe um arquivo.' });
 
-    const edited = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, { token: t.ana.token, body: { body: 'Texto corrigido' } });
+    const edited = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, {
+      token: t.ana.token,
+      body: { body: 'Texto corrigido' },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ id: m.id, body: 'Texto corrigido' });
     expect(edited.body.editedAt).not.toBeNull();
@@ -158,13 +193,21 @@ describe('edit and delete own messages', () => {
     expect(again.status).toBe(200);
     expect(again.body.deletedAt).toBe(deleted.body.deletedAt);
     expect(await eventCount(server, t.tenantId)).toBe(events);
-    const editDeleted = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, { token: t.ana.token, body: { body: 'volta' } });
+    const editDeleted = await server.request('PUT', `/chat-interno/mensagens/${m.id}/edit`, {
+      token: t.ana.token,
+      body: { body: 'volta' },
+    });
     expect(editDeleted.status).toBe(409);
     expect(editDeleted.body).toMatchObject({ error: 'ERR_CHAT_MESSAGE_DELETED', message: 'Mensagem apagada.' });
 
     const page = await history(t.bruno, 'user', t.ana.id);
     expect(page.messages.find((x) => x.id === m.id)).toMatchObject({ body: '', deletedAt: deleted.body.deletedAt });
-    expect(page.messages.find((x) => x.id === quote.id)?.replyTo).toEqual({ id: m.id, body: '', fromUserName: 'Ana Paula', deleted: true });
+    expect(page.messages.find((x) => x.id === quote.id)?.replyTo).toEqual({
+      id: m.id,
+      body: '',
+      fromUserName: 'Ana Paula',
+      deleted: true,
+    });
     // The text is gone from the store, not only from the answers.
     const [row] = await ds().query(`SELECT body FROM chat_messages WHERE id = $1`, [m.id]);
     expect(row.body).toBe('');
@@ -174,7 +217,7 @@ describe('edit and delete own messages', () => {
 describe('read receipts and unread counts', () => {
   it('counts unread per conversation and in total, and marks read and unread', async () => {
     const t = await chatTenant(server);
-    const sent = [];
+    const sent: ChatMessageDto[] = [];
     for (const body of ['um', 'dois', 'três']) sent.push(await send(server, t.ana, 'user', t.bruno.id, body));
     const team = await createTeam(server, t, [t.ana, t.bruno, t.carla]);
     await send(server, t.carla, 'team', team, 'reunião às 10');
@@ -185,9 +228,15 @@ describe('read receipts and unread counts', () => {
     expect((await conversation(t.bruno, 'team', team)).unread).toBe(1);
     expect(await unreadTotal(t.bruno)).toBe(4);
     expect(await unreadTotal(t.ana)).toBe(2);
-    expect((await history(t.ana, 'user', t.bruno.id)).messages.find((m) => m.id === sent[2].id)).toMatchObject({ read: false, readCount: 0 });
+    expect((await history(t.ana, 'user', t.bruno.id)).messages.find((m) => m.id === sent[2].id)).toMatchObject({
+      read: false,
+      readCount: 0,
+    });
 
-    const read = await server.request('PUT', `/chat-interno/mensagens/${t.ana.id}`, { token: t.bruno.token, body: { kind: 'user' } });
+    const read = await server.request('PUT', `/chat-interno/mensagens/${t.ana.id}`, {
+      token: t.bruno.token,
+      body: { kind: 'user' },
+    });
     expect(read.status).toBe(200);
     const newest = (await history(t.bruno, 'user', t.ana.id)).messages[0].id;
     expect(read.body).toEqual({ kind: 'user', id: t.ana.id, userId: t.bruno.id, lastReadId: newest, unread: 0 });
@@ -201,12 +250,19 @@ describe('read receipts and unread counts', () => {
     ]);
     expect(ofAna.messages.find((m) => m.fromUserId === t.bruno.id)).toMatchObject({ read: false, readCount: 0 });
     // chat:read names the conversation as each recipient does.
-    const reads = await ds().query(`SELECT payload, audience FROM domain_events WHERE "tenantId" = $1 AND name = 'chat:read' ORDER BY seq`, [
-      t.tenantId,
-    ]);
+    const reads = await ds().query(
+      `SELECT payload, audience FROM domain_events WHERE "tenantId" = $1 AND name = 'chat:read' ORDER BY seq`,
+      [t.tenantId],
+    );
     expect(reads).toEqual([
-      { payload: { kind: 'user', id: t.ana.id, userId: t.bruno.id, lastReadId: newest }, audience: { scope: 'user', userId: t.bruno.id } },
-      { payload: { kind: 'user', id: t.bruno.id, userId: t.bruno.id, lastReadId: newest }, audience: { scope: 'user', userId: t.ana.id } },
+      {
+        payload: { kind: 'user', id: t.ana.id, userId: t.bruno.id, lastReadId: newest },
+        audience: { scope: 'user', userId: t.bruno.id },
+      },
+      {
+        payload: { kind: 'user', id: t.bruno.id, userId: t.bruno.id, lastReadId: newest },
+        audience: { scope: 'user', userId: t.ana.id },
+      },
     ]);
     // Marking read again changes nothing and records nothing.
     const events = await eventCount(server, t.tenantId);
@@ -247,7 +303,9 @@ describe('clientId dedupe', () => {
     expect(await eventCount(server, t.tenantId)).toBe(events);
 
     const concurrent = { ...body, clientId: 'retry-2', body: 'duas ao mesmo tempo' };
-    const answers = await Promise.all([0, 1, 2].map(() => server.request('POST', '/chat-interno/mensagens', { token: t.ana.token, body: concurrent })));
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => server.request('POST', '/chat-interno/mensagens', { token: t.ana.token, body: concurrent })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     expect(await chatRowCount(server, t.tenantId)).toBe(2);
@@ -266,11 +324,21 @@ describe('attachments', () => {
     const t = await chatTenant(server);
     const other = await chatTenant(server);
     const pdf = Buffer.from('%PDF-1.4 relatório interno');
-    const res = await multipart(server, 'POST', '/chat-interno/mensagens', t.ana.token, { kind: 'user', id: String(t.bruno.id), body: 'segue' }, [
-      { name: 'relatório.pdf', type: 'application/pdf', bytes: pdf },
-    ]);
+    const res = await multipart(
+      server,
+      'POST',
+      '/chat-interno/mensagens',
+      t.ana.token,
+      { kind: 'user', id: String(t.bruno.id), body: 'segue' },
+      [{ name: 'relatório.pdf', type: 'application/pdf', bytes: pdf }],
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ body: 'segue', mediaName: 'relatório.pdf', mimeType: 'application/pdf', mediaUrl: `/chat-interno/media/${res.body.id}` });
+    expect(res.body).toMatchObject({
+      body: 'segue',
+      mediaName: 'relatório.pdf',
+      mimeType: 'application/pdf',
+      mediaUrl: `/chat-interno/media/${res.body.id}`,
+    });
     const [stored] = await ds().query(`SELECT "mediaPath" FROM chat_messages WHERE id = $1`, [res.body.id]);
     const file = path.join(server.deps.config.dataDir, 'uploads', String(t.tenantId), stored.mediaPath);
     expect(stored.mediaPath).toMatch(/^messages\//);
@@ -291,28 +359,50 @@ describe('attachments', () => {
     expect((await fetch(`${server.url}${res.body.mediaUrl}`)).status).toBe(401);
 
     // A file only (no text) is a message; two files are refused and leave nothing behind.
-    const only = await multipart(server, 'POST', '/chat-interno/mensagens', t.ana.token, { kind: 'user', id: String(t.bruno.id) }, [
-      { name: 'foto.png', type: 'image/png', bytes: Buffer.from('\x89PNG fake') },
-    ]);
+    const only = await multipart(
+      server,
+      'POST',
+      '/chat-interno/mensagens',
+      t.ana.token,
+      { kind: 'user', id: String(t.bruno.id) },
+      [{ name: 'foto.png', type: 'image/png', bytes: Buffer.from('\x89PNG fake') }],
+    );
     expect(only.status).toBe(201);
     expect(only.body).toMatchObject({ body: '', mediaName: 'foto.png' });
     const dir = path.join(server.deps.config.dataDir, 'uploads', String(t.tenantId), 'messages');
     const filesBefore = readdirSync(dir).length;
     const rows = await chatRowCount(server, t.tenantId);
-    const two = await multipart(server, 'POST', '/chat-interno/mensagens', t.ana.token, { kind: 'user', id: String(t.bruno.id) }, [
-      { name: 'a.png', type: 'image/png', bytes: Buffer.from('a') },
-      { name: 'b.png', type: 'image/png', bytes: Buffer.from('b') },
-    ]);
+    const two = await multipart(
+      server,
+      'POST',
+      '/chat-interno/mensagens',
+      t.ana.token,
+      { kind: 'user', id: String(t.bruno.id) },
+      [
+        { name: 'a.png', type: 'image/png', bytes: Buffer.from('a') },
+        { name: 'b.png', type: 'image/png', bytes: Buffer.from('b') },
+      ],
+    );
     expect(two.status).toBe(400);
     expect(two.body.fields[0]).toEqual({ path: 'medias', message: 'envie um arquivo por mensagem' });
-    const exe = await multipart(server, 'POST', '/chat-interno/mensagens', t.ana.token, { kind: 'user', id: String(t.bruno.id) }, [
-      { name: 'setup.exe', type: 'application/octet-stream', bytes: Buffer.from('MZ') },
-    ]);
+    const exe = await multipart(
+      server,
+      'POST',
+      '/chat-interno/mensagens',
+      t.ana.token,
+      { kind: 'user', id: String(t.bruno.id) },
+      [{ name: 'setup.exe', type: 'application/octet-stream', bytes: Buffer.from('MZ') }],
+    );
     expect(exe.status).toBe(415);
     expect(exe.body.message).toBe('Arquivo rejeitado devido ao tamanho ou tipo incompatível.');
-    const toStranger = await multipart(server, 'POST', '/chat-interno/mensagens', t.ana.token, { kind: 'user', id: String(other.ana.id) }, [
-      { name: 'c.png', type: 'image/png', bytes: Buffer.from('c') },
-    ]);
+    const toStranger = await multipart(
+      server,
+      'POST',
+      '/chat-interno/mensagens',
+      t.ana.token,
+      { kind: 'user', id: String(other.ana.id) },
+      [{ name: 'c.png', type: 'image/png', bytes: Buffer.from('c') }],
+    );
     expect(toStranger.status).toBe(404);
     expect(readdirSync(dir)).toHaveLength(filesBefore);
     expect(await chatRowCount(server, t.tenantId)).toBe(rows);
@@ -385,9 +475,11 @@ describe('search', () => {
     expect(short.body.fields[0]).toEqual({ path: 'q', message: 'digite ao menos 2 letras' });
     // Removed from the team: its messages are no longer found.
     await setTeamMembers(server, t, mine, [t.bruno]);
-    expect((await server.request('GET', '/chat-interno/search?q=orcamento', { token: t.ana.token })).body.map((m: ChatMessageDto) => m.id)).toEqual([
-      a.id,
-    ]);
+    expect(
+      (await server.request('GET', '/chat-interno/search?q=orcamento', { token: t.ana.token })).body.map(
+        (m: ChatMessageDto) => m.id,
+      ),
+    ).toEqual([a.id]);
   });
 });
 
@@ -413,7 +505,10 @@ describe('mentions', () => {
     expect(event?.audience.scope).toBe('user');
 
     await server.request('POST', '/chat-interno/mensagens', { token: t.carla.token, body });
-    await server.request('PUT', `/chat-interno/mensagens/${sent.body.id}/edit`, { token: t.carla.token, body: { body: 'agora @Ana Paula de novo' } });
+    await server.request('PUT', `/chat-interno/mensagens/${sent.body.id}/edit`, {
+      token: t.carla.token,
+      body: { body: 'agora @Ana Paula de novo' },
+    });
     expect(await inbox(t.ana)).toHaveLength(1);
 
     // A one-to-one mention links the conversation as the mentioned user names it (the author).
@@ -430,17 +525,29 @@ describe('message length limit (internalChatMessageMax)', () => {
   it('applies the tenant setting at once on send and edit', async () => {
     const t = await chatTenant(server);
     const long = 'x'.repeat(INTERNAL_CHAT_MESSAGE_MAX_DEFAULT + 1);
-    const tooLong = await server.request('POST', '/chat-interno/mensagens', { token: t.ana.token, body: { kind: 'user', id: t.bruno.id, body: long } });
+    const tooLong = await server.request('POST', '/chat-interno/mensagens', {
+      token: t.ana.token,
+      body: { kind: 'user', id: t.bruno.id, body: long },
+    });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toMatchObject({ error: 'ERR_CHAT_MESSAGE_TOO_LONG', message: `Mensagem maior que o limite de ${INTERNAL_CHAT_MESSAGE_MAX_DEFAULT} caracteres.` });
+    expect(tooLong.body).toMatchObject({
+      error: 'ERR_CHAT_MESSAGE_TOO_LONG',
+      message: `Mensagem maior que o limite de ${INTERNAL_CHAT_MESSAGE_MAX_DEFAULT} caracteres.`,
+    });
 
     const set = await server.request('PUT', '/settings/internalChatMessageMax', { token: t.admin.token, body: { value: 10 } });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    const eleven = await server.request('POST', '/chat-interno/mensagens', { token: t.ana.token, body: { kind: 'user', id: t.bruno.id, body: '12345678901' } });
+    const eleven = await server.request('POST', '/chat-interno/mensagens', {
+      token: t.ana.token,
+      body: { kind: 'user', id: t.bruno.id, body: '12345678901' },
+    });
     expect(eleven.status).toBe(400);
     expect(eleven.body.message).toBe('Mensagem maior que o limite de 10 caracteres.');
     const ten = await send(server, t.ana, 'user', t.bruno.id, '1234567890');
-    const edit = await server.request('PUT', `/chat-interno/mensagens/${ten.id}/edit`, { token: t.ana.token, body: { body: '12345678901' } });
+    const edit = await server.request('PUT', `/chat-interno/mensagens/${ten.id}/edit`, {
+      token: t.ana.token,
+      body: { body: '12345678901' },
+    });
     expect(edit.status).toBe(400);
     expect(edit.body.error).toBe('ERR_CHAT_MESSAGE_TOO_LONG');
     expect(await chatRowCount(server, t.tenantId)).toBe(1);
@@ -472,7 +579,10 @@ describe('every route: another tenant, a non-member, a malformed body', () => {
     const { a, b, team, direct, room } = await world();
     const outsiders: [string, ChatUser][] = [
       ['another tenant', b.ana],
+      ['another tenant admin', b.admin],
       ['non-member', a.carla],
+      // No profile opens others' conversations: the tenant's admin is not in the room nor the pair.
+      ['admin non-member', a.admin],
     ];
     const rows = await chatRowCount(server, a.tenantId);
     const events = await eventCount(server, a.tenantId);
@@ -483,16 +593,40 @@ describe('every route: another tenant, a non-member, a malformed body', () => {
         expect(r.status, `${who}: ${what} ${JSON.stringify(r.body)}`).toBe(404);
         expect(r.body.error, `${who}: ${what}`).toBe(code);
       };
-      await expect404(call('GET', `/chat-interno/mensagens/${team}?kind=team`), 'ERR_CHAT_CONVERSATION_NOT_FOUND', 'team history');
-      await expect404(call('POST', '/chat-interno/mensagens', { kind: 'team', id: team, body: 'x' }), 'ERR_CHAT_CONVERSATION_NOT_FOUND', 'team send');
-      await expect404(call('PUT', `/chat-interno/mensagens/${team}`, { kind: 'team' }), 'ERR_CHAT_CONVERSATION_NOT_FOUND', 'team read');
+      await expect404(
+        call('GET', `/chat-interno/mensagens/${team}?kind=team`),
+        'ERR_CHAT_CONVERSATION_NOT_FOUND',
+        'team history',
+      );
+      await expect404(
+        call('POST', '/chat-interno/mensagens', { kind: 'team', id: team, body: 'x' }),
+        'ERR_CHAT_CONVERSATION_NOT_FOUND',
+        'team send',
+      );
+      await expect404(
+        call('PUT', `/chat-interno/mensagens/${team}`, { kind: 'team' }),
+        'ERR_CHAT_CONVERSATION_NOT_FOUND',
+        'team read',
+      );
       await expect404(call('PUT', `/chat-interno/mensagens/${room.id}/nao-lida`), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'team unread');
-      await expect404(call('PUT', `/chat-interno/mensagens/${room.id}/edit`, { body: 'x' }), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'team edit');
+      await expect404(
+        call('PUT', `/chat-interno/mensagens/${room.id}/edit`, { body: 'x' }),
+        'ERR_CHAT_MESSAGE_NOT_FOUND',
+        'team edit',
+      );
       await expect404(call('DELETE', `/chat-interno/mensagens/${room.id}`), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'team delete');
       await expect404(call('GET', `/chat-interno/media/${room.id}`), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'team media');
       // The one-to-one of others.
-      await expect404(call('PUT', `/chat-interno/mensagens/${direct.id}/nao-lida`), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'direct unread');
-      await expect404(call('PUT', `/chat-interno/mensagens/${direct.id}/edit`, { body: 'x' }), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'direct edit');
+      await expect404(
+        call('PUT', `/chat-interno/mensagens/${direct.id}/nao-lida`),
+        'ERR_CHAT_MESSAGE_NOT_FOUND',
+        'direct unread',
+      );
+      await expect404(
+        call('PUT', `/chat-interno/mensagens/${direct.id}/edit`, { body: 'x' }),
+        'ERR_CHAT_MESSAGE_NOT_FOUND',
+        'direct edit',
+      );
       await expect404(call('DELETE', `/chat-interno/mensagens/${direct.id}`), 'ERR_CHAT_MESSAGE_NOT_FOUND', 'direct delete');
       // Lists: nothing of tenant A's conversations.
       const search = await call('GET', '/chat-interno/search?q=na sala');
@@ -526,16 +660,34 @@ describe('every route: another tenant, a non-member, a malformed body', () => {
     const call = (method: string, url: string, body?: unknown) => server.request(method, url, { token: a.ana.token, body });
     const cases: [string, string, unknown, string, string][] = [
       ['POST', '/chat-interno/mensagens', { kind: 'grupo', id: team, body: 'x' }, 'kind', "deve ser 'user' ou 'team'"],
-      ['POST', '/chat-interno/mensagens', { kind: 'user', id: 'abc', body: 'x' }, 'id', 'deve ser um id numérico entre 1 e 2147483647'],
+      [
+        'POST',
+        '/chat-interno/mensagens',
+        { kind: 'user', id: 'abc', body: 'x' },
+        'id',
+        'deve ser um id numérico entre 1 e 2147483647',
+      ],
       ['POST', '/chat-interno/mensagens', { kind: 'user', id: a.bruno.id, body: 7 }, 'body', 'deve ser um texto'],
       ['POST', '/chat-interno/mensagens', { kind: 'user', id: a.bruno.id, body: 'x', extra: 1 }, 'extra', 'campo desconhecido'],
-      ['POST', '/chat-interno/mensagens', { kind: 'user', id: a.bruno.id, body: 'x'.repeat(20001) }, 'body', 'no máximo 20000 caracteres'],
+      [
+        'POST',
+        '/chat-interno/mensagens',
+        { kind: 'user', id: a.bruno.id, body: 'x'.repeat(20001) },
+        'body',
+        'no máximo 20000 caracteres',
+      ],
       ['PUT', `/chat-interno/mensagens/${direct.id}/edit`, { body: 'x', kind: 'user' }, 'kind', 'campo desconhecido'],
       ['PUT', `/chat-interno/mensagens/${direct.id}/edit`, {}, 'body', 'deve ser um texto'],
       ['PUT', `/chat-interno/mensagens/${a.bruno.id}`, { kind: 'sala' }, 'kind', "deve ser 'user' ou 'team'"],
       ['PUT', `/chat-interno/mensagens/${direct.id}/nao-lida`, { now: true }, 'now', 'campo desconhecido'],
       ['GET', `/chat-interno/mensagens/${a.bruno.id}?kind=user&limit=201`, undefined, 'limit', ''],
-      ['GET', `/chat-interno/mensagens/${a.bruno.id}?kind=user&before=x`, undefined, 'before', 'deve ser um id numérico entre 1 e 2147483647'],
+      [
+        'GET',
+        `/chat-interno/mensagens/${a.bruno.id}?kind=user&before=x`,
+        undefined,
+        'before',
+        'deve ser um id numérico entre 1 e 2147483647',
+      ],
       ['GET', `/chat-interno/mensagens/abc?kind=user`, undefined, 'id', 'deve ser um id numérico entre 1 e 2147483647'],
       ['DELETE', `/chat-interno/mensagens/0`, undefined, 'messageId', 'deve ser um id numérico entre 1 e 2147483647'],
       ['GET', `/chat-interno/media/99999999999`, undefined, 'messageId', 'deve ser um id numérico entre 1 e 2147483647'],
@@ -582,8 +734,8 @@ describe('every route: another tenant, a non-member, a malformed body', () => {
     expect((await history(t.carla, 'team', team)).messages.map((m) => m.body)).toEqual(['antes']);
     const removed = await server.request('GET', `/chat-interno/mensagens/${team}?kind=team`, { token: t.bruno.token });
     expect(removed.status).toBe(404);
-    expect((await conversation(t.bruno, 'team', team))).toBeUndefined();
-    expect((await conversation(t.carla, 'team', team))).toMatchObject({ name: expect.any(String), members: 2, unread: 1 });
+    expect(await conversation(t.bruno, 'team', team)).toBeUndefined();
+    expect(await conversation(t.carla, 'team', team)).toMatchObject({ name: expect.any(String), members: 2, unread: 1 });
     // A deactivated team is no room.
     await server.request('PUT', `/teams/${team}`, { token: t.admin.token, body: { active: false } });
     expect((await server.request('GET', `/chat-interno/mensagens/${team}?kind=team`, { token: t.ana.token })).status).toBe(404);
