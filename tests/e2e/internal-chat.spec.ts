@@ -171,6 +171,35 @@ test.describe('internal chat (two colleagues)', () => {
       await expect(a.getByTestId('chat-composer-counter')).toHaveText('25/4000');
       await input.fill('');
 
+      // Search (2 letters or more, on the server): a result opens its conversation at that message.
+      await b.getByTestId('chat-search').fill('o');
+      await expect(b.getByTestId('chat-search-hint')).toBeVisible();
+      await b.getByTestId('chat-search').fill('olá, bruno');
+      const result = b.getByTestId('chat-search-result').filter({ hasText: edited });
+      await expect(result).toHaveCount(1);
+      await result.click();
+      await expect(b.locator('.ichat-message.is-highlighted')).toContainText(edited);
+      await b.getByTestId('chat-search').fill('');
+
+      // History by keyset: 55 more messages; reopened, the newest page shows and scrolling up reads the older ones.
+      const aToken = await a.evaluate(() => localStorage.getItem('token'));
+      for (let n = 1; n <= 55; n += 1) {
+        const sent = await a.request.post('/chat-interno/mensagens', {
+          headers: { authorization: `Bearer ${aToken}` },
+          data: { kind: 'user', id: bruno.id, body: `Lote ${n} ${run}`, clientId: `lote-${run}-${n}` },
+        });
+        expect(sent.status()).toBe(201);
+      }
+      await b.reload();
+      await expect(messageWith(b, `Lote 55 ${run}`)).toBeVisible();
+      await expect(b.getByTestId('chat-load-older')).toBeVisible();
+      await expect(messageWith(b, edited)).toHaveCount(0);
+      await b.getByTestId('chat-thread').evaluate((el) => (el.scrollTop = 0));
+      await expect(b.getByTestId('chat-history-start')).toBeVisible();
+      await expect(messageWith(b, edited)).toHaveCount(1);
+      // Every message of the conversation once: the first four and the 55 (the deleted one included).
+      await expect(b.getByTestId('chat-thread').getByTestId('chat-message')).toHaveCount(59);
+
       // A team room with both: Bruno reads Ana's message, Ana sees "lida por 1".
       const team = await api(page, 'POST', '/teams', { name: `Sala ${run}`, users: [ana.id, bruno.id] });
       teamId = team.id as number;
@@ -189,8 +218,10 @@ test.describe('internal chat (two colleagues)', () => {
       await expect(messageWith(a, roomHello).getByTestId('chat-receipt')).toHaveText('lida por 1');
       await a.screenshot({ path: `${ARTIFACTS}/internal-chat-team.png` });
 
-      // Bruno leaves the team: Ana's next room message never reaches him.
+      // Bruno leaves the team: the room leaves his screen at once, and Ana's next message never reaches him.
       await api(page, 'PUT', `/teams/${team.id}`, { users: [ana.id] });
+      await expect(b.getByTestId('chat-not-found')).toBeVisible();
+      await expect(conversationItem(b, 'team', team.id)).toHaveCount(0);
       const afterLeaving = `Depois da saída ${run}`;
       await input.fill(afterLeaving);
       await input.press('Enter');

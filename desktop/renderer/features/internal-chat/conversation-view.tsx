@@ -57,9 +57,12 @@ export function ConversationView({
   max,
   jumpTo,
   onJumpDone,
+  gone = false,
 }: {
   conversation: ConversationRef;
   info: ChatConversationDto | null;
+  /** The conversation left the caller's list (removed from the team, team deleted): nothing more to show or send. */
+  gone?: boolean;
   viewerId: number | null;
   max: number;
   jumpTo: number | null;
@@ -219,7 +222,7 @@ export function ConversationView({
     [],
   );
 
-  const notFound = history.isError;
+  const notFound = history.isError || gone;
 
   return (
     <section
@@ -250,7 +253,9 @@ export function ConversationView({
         {history.isLoading ? (
           <NonIdealState icon={<Spinner size={30} />} />
         ) : notFound ? (
-          <NonIdealState icon="disable" title={t('internalChat.notFound')} data-testid="chat-not-found" />
+          <div data-testid="chat-not-found">
+            <NonIdealState icon="disable" title={t('internalChat.notFound')} />
+          </div>
         ) : (
           <>
             {data?.hasMore ? (

@@ -172,6 +172,7 @@ export function InternalChatPage() {
             max={max}
             jumpTo={jumpTo}
             onJumpDone={jumpDone}
+            gone={selected.kind === 'team' && conversations.isSuccess && !conversations.isFetching && info === null}
           />
         ) : (
           <div className="ichat-conversation ichat-none">
