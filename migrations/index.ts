@@ -29,6 +29,7 @@ import { PlatformOps1763897400000 } from './1763897400000-platform-ops';
 import { BrandingNotifications1763897600000 } from './1763897600000-branding-notifications';
 import { TenantAdministration1763905000000 } from './1763905000000-tenant-administration';
 import { Tasks1763906000000 } from './1763906000000-tasks';
+import { InternalChat1763907000000 } from './1763907000000-internal-chat';
 import { UserPresence1763908000000 } from './1763908000000-user-presence';
 
 /** Every migration, in order. Listed explicitly so tsx, Vitest and bundles load the same set. */
@@ -64,5 +65,6 @@ export const migrations = [
   BrandingNotifications1763897600000,
   TenantAdministration1763905000000,
   Tasks1763906000000,
+  InternalChat1763907000000,
   UserPresence1763908000000,
 ];

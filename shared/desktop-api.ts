@@ -111,6 +111,11 @@ export interface DesktopNotificationRequest {
   body: string;
   /** When set, clicking the notification reports this ticket through onNotificationClick. */
   ticketId?: number;
+  /**
+   * An internal-chat conversation (issue #18): clicking the notification opens it, delivered as
+   * the deep link `/chat-privado?kind=&id=` through onDeepLink.
+   */
+  chat?: { kind: 'user' | 'team'; id: number };
 }
 
 export interface NotificationClick {

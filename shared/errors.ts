@@ -160,6 +160,15 @@ export const ERROR_CODES = {
   ERR_CHATFLOW_IN_USE: { status: 409, message: 'Outro fluxo inicia este fluxo; remova essa interação antes de excluí-lo.' },
   // Notifications (/notificacao and the bell)
   ERR_NO_NOTIFICATION_FOUND: { status: 404, message: 'Notificação não encontrada.' },
+  // Internal chat (/chat-privado; the same texts as INTERNAL_CHAT_ERRORS in shared/schemas/internal-chat.ts)
+  ERR_CHAT_CONVERSATION_NOT_FOUND: { status: 404, message: 'Conversa não encontrada.' },
+  ERR_CHAT_MESSAGE_NOT_FOUND: { status: 404, message: 'Mensagem não encontrada.' },
+  ERR_CHAT_NOT_OWN_MESSAGE: { status: 403, message: 'Só é possível alterar as próprias mensagens.' },
+  ERR_CHAT_MESSAGE_DELETED: { status: 409, message: 'Mensagem apagada.' },
+  /** The server's answer names the tenant's limit ('... limite de 4000 caracteres.'). */
+  ERR_CHAT_MESSAGE_TOO_LONG: { status: 400, message: 'Mensagem maior que o limite de caracteres.' },
+  ERR_CHAT_MESSAGE_EMPTY: { status: 400, message: 'Digite uma mensagem ou anexe um arquivo.' },
+  ERR_CHAT_SELF: { status: 400, message: 'Não é possível conversar consigo mesmo.' },
   // Tenant payments (/pagamentostenants, /assinatura) and the platform licence
   ERR_NO_INVOICE_FOUND: { status: 404, message: 'Fatura não encontrada.' },
   ERR_PAYMENT_PROVIDER_NOT_CONFIGURED: {

@@ -1,3 +1,5 @@
+import { INTERNAL_CHAT_MESSAGE_MAX_DEFAULT } from './schemas/internal-chat';
+
 /** Per-tenant settings keys (spec section 6 visibility rules) and their defaults. */
 export const VISIBILITY_SETTINGS = {
   NotViewAssignedTickets: 'disabled',
@@ -26,6 +28,8 @@ export const DEFAULT_SETTINGS = {
   timeZone: 'America/Sao_Paulo',
   /** Words (comma separated) a contact writes to stop receiving campaigns; case and accents ignored. */
   campaignOptOutWords: 'SAIR, PARAR',
+  /** The longest internal-chat message, in characters (spec section 9; 1..INTERNAL_CHAT_MESSAGE_MAX_CEILING). */
+  internalChatMessageMax: String(INTERNAL_CHAT_MESSAGE_MAX_DEFAULT),
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

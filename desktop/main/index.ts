@@ -234,6 +234,11 @@ function registerIpc(config: DesktopConfig): void {
     onClick: (click) => {
       focusMainWindow();
       if (click.ticketId !== undefined) rendererEvents.dispatch('notificationClick', { ticketId: click.ticketId });
+      // An internal-chat message: its conversation opens like an `atende://chat-privado` link.
+      if (click.chat) {
+        const { kind, id } = click.chat;
+        rendererEvents.dispatch('deepLink', { path: '/chat-privado', query: { kind, id: String(id) } });
+      }
     },
   });
   const tokenStore = createSecureTokenStore({

@@ -88,6 +88,14 @@ describe('createDesktopApi', () => {
     expect(ipc.invoked).toEqual([[DESKTOP_INVOKE_CHANNELS.showNotification, [{ title: 'Maria', body: 'Olá', ticketId: 9 }]]]);
   });
 
+  it('notify copies an internal-chat conversation by its two fields only', async () => {
+    const { api, ipc } = setup();
+    await api.notify({ title: 'Ana', body: 'oi', chat: { kind: 'team', id: 7, sneaky: 'x' } } as never);
+    const sent = (ipc.invoked[0][1] as unknown[])[0];
+    expect(sent).toEqual({ title: 'Ana', body: 'oi', chat: { kind: 'team', id: 7 } });
+    expect((sent as { chat: object }).chat).not.toHaveProperty('sneaky');
+  });
+
   it('notify rejects when main refuses', async () => {
     const { api, ipc } = setup();
     ipc.invoke.mockRejectedValueOnce(new Error('ERR_DESKTOP_INVALID_INPUT: title must be a non-empty string'));

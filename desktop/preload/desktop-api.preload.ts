@@ -126,6 +126,7 @@ export function createDesktopApi(input: DesktopApiInput): DesktopApi {
         title: request?.title,
         body: request?.body,
         ticketId: request?.ticketId,
+        chat: request?.chat ? { kind: request.chat.kind, id: request.chat.id } : undefined,
       });
     },
     async setBadgeCount(count: number) {

@@ -108,8 +108,9 @@ export interface ChatMessageDto {
   /** Deleted messages stay in the history as "Mensagem apagada" (body '' and no media). */
   deletedAt: string | null;
   createdAt: string;
-  /** user kind: whether the receiver has read it (read receipt). team kind: how many members (not the sender) read it. */
+  /** user kind: whether the receiver has read it (read receipt). team kind: whether every current member but the sender has. */
   read: boolean;
+  /** How many users of the conversation other than the sender read it (user kind: 0 or 1; team kind: current members). */
   readCount: number;
 }
 
@@ -159,3 +160,49 @@ export const CHAT_SOCKET_EVENTS = {
   typing: 'chat:typing',
   presence: 'user:presence',
 } as const;
+
+/** One file per message: a send with more files in `medias` is refused (ERR_VALIDATION, nothing stored). */
+export const INTERNAL_CHAT_MAX_FILES = 1;
+
+/** Where a message's file is served (with the session, to the conversation's users only). */
+export const chatMediaUrlOf = (messageId: number): string => `/chat-interno/media/${messageId}`;
+
+/** Payload of `chat:privateMessage` and `chat:messageUpdate`. */
+export interface ChatMessageEventPayload {
+  message: ChatMessageDto;
+}
+
+/**
+ * Payload of `chat:read`: `userId` read the conversation up to `lastReadId` (or marked it unread
+ * from `lastReadId + 1`). `{kind, id}` names the conversation as the RECIPIENT of the event names
+ * it: for a one-to-one, the reader's own sockets get `id` = the other user and the other user's
+ * sockets get `id` = the reader (= `userId`); for a team, the team.
+ */
+export interface ChatReadEventPayload {
+  kind: ChatKind;
+  id: number;
+  userId: number;
+  lastReadId: number;
+}
+
+/** Answer of PUT /chat-interno/mensagens/{id} (read) and PUT .../{messageId}/nao-lida: the caller's read state of that conversation. */
+export interface ChatReadStateDto extends ChatReadEventPayload {
+  /** The conversation's unread messages for the caller after the change. */
+  unread: number;
+}
+
+/** Client -> server `chat:typing` (also accepted as `<tenantId>:chat:typing`). */
+export const ChatTypingSchema = z.strictObject({ kind, id: recordIdSchema() });
+export type ChatTypingInput = z.infer<typeof ChatTypingSchema>;
+
+/**
+ * Server -> client `chat:typing` (also sent as `<tenantId>:chat:typing`; not a domain event: no
+ * seq, not replayed by /sync), to the conversation's other user(s) only. `{kind, id}` is the
+ * conversation as the recipient names it (for a one-to-one, `id` = the typing user).
+ */
+export interface ChatTypingPayload {
+  kind: ChatKind;
+  id: number;
+  userId: number;
+  userName: string;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUTO_CLOSE_OPTIONS_MINUTES } from '../limits';
 import { DEFAULT_SETTINGS, type SettingKey } from '../settings';
+import { INTERNAL_CHAT_MESSAGE_MAX_CEILING } from './internal-chat';
 
 /**
  * Tenant settings, general tab (GET /settings, PUT /settings/{settingKey}): the value rule of
@@ -55,6 +56,13 @@ export function isIanaTimeZone(name: string): boolean {
 
 const timeZone = z.string().refine(isIanaTimeZone, { error: 'deve ser um fuso horário IANA, como America/Sao_Paulo' });
 
+/** A whole number of characters, 1..INTERNAL_CHAT_MESSAGE_MAX_CEILING (no sign, no decimals). */
+const internalChatMessageMax = z
+  .string()
+  .refine((v) => /^\d{1,6}$/.test(v) && Number(v) >= 1 && Number(v) <= INTERNAL_CHAT_MESSAGE_MAX_CEILING, {
+    error: `deve ser um número inteiro de 1 a ${INTERNAL_CHAT_MESSAGE_MAX_CEILING}`,
+  });
+
 /** The value rule of every known key; a key without a rule cannot be written (typed exhaustively). */
 export const SETTING_VALUE_SCHEMAS: { [K in SettingKey]: z.ZodType<string> } = {
   NotViewAssignedTickets: toggle,
@@ -71,6 +79,7 @@ export const SETTING_VALUE_SCHEMAS: { [K in SettingKey]: z.ZodType<string> } = {
     .string()
     .max(500, { error: 'no máximo 500 caracteres' })
     .refine((v) => v.split(',').every((w) => w.trim().length <= 60), { error: 'cada palavra com no máximo 60 caracteres' }),
+  internalChatMessageMax,
 };
 
 /**

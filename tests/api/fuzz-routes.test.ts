@@ -312,6 +312,8 @@ describe('every route answers bad input with a clear 4xx', () => {
       body: 'depois',
       scheduleDate: new Date(Date.now() + 86_400_000).toISOString(),
     });
+    // The internal chat: a one-to-one message (admin -> agent), so /chat-interno/* meet a real conversation and message.
+    const chatMessageId = await create('/chat-interno/mensagens', { kind: 'user', id: t.users.user.id, body: 'oi' });
     const victim = await server.createUser(t.tenant.id, { profile: 'user' });
     const [userTenant] = await server.deps.dataSource.query(`SELECT id FROM user_tenants WHERE "userId" = $1`, [victim.id]);
     Object.assign(realParams, {
@@ -337,8 +339,9 @@ describe('every route answers bad input with a clear 4xx', () => {
       '/userTenants/': String(userTenant.id),
       '/messages/': String(messageId),
       '/messagesSchedule/': String(scheduleId),
+      '/chat-interno/mensagens/': String(t.users.user.id),
     });
-    realIds.push(t.contact.id, t.ticketId, t.channelId ?? 1, queueId, tagId, teamId, kanbanId, laneId, demandId, fastReplyId, noteId, victim.id);
+    realIds.push(t.contact.id, t.ticketId, t.channelId ?? 1, queueId, tagId, teamId, kanbanId, laneId, demandId, fastReplyId, noteId, victim.id, chatMessageId);
   }, 120_000);
 
   afterAll(async () => {

@@ -22,6 +22,13 @@ describe('parseNotificationRequest', () => {
     });
   });
 
+  it('accepts an internal-chat conversation to open on click, its two fields only', () => {
+    expect(parseNotificationRequest({ title: 'Ana', body: 'oi', chat: { kind: 'team', id: 7, extra: 'x' } })).toEqual({
+      ok: true,
+      value: { title: 'Ana', body: 'oi', chat: { kind: 'team', id: 7 } },
+    });
+  });
+
   it('drops unknown fields', () => {
     const parsed = parseNotificationRequest({ title: 't', body: 'b', icon: 'file:///etc/passwd', actions: [] });
     expect(parsed).toEqual({ ok: true, value: { title: 't', body: 'b' } });
@@ -41,6 +48,9 @@ describe('parseNotificationRequest', () => {
     [{ title: 't', body: 'b', ticketId: 0 }, 'ticketId'],
     [{ title: 't', body: 'b', ticketId: 1.5 }, 'ticketId'],
     [{ title: 't', body: 'b', ticketId: 2 ** 60 }, 'ticketId'],
+    [{ title: 't', body: 'b', chat: { kind: 'group', id: 1 } }, 'chat'],
+    [{ title: 't', body: 'b', chat: { kind: 'user', id: '1' } }, 'chat'],
+    [{ title: 't', body: 'b', chat: 'user:1' }, 'chat'],
   ])('refuses %j', (input, field) => {
     const parsed = parseNotificationRequest(input);
     expect(parsed.ok).toBe(false);

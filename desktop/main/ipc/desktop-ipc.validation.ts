@@ -27,9 +27,17 @@ export function isValidTicketId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
+/** An internal-chat conversation of a notification: only its two documented fields, checked. */
+function parseChatConversation(input: unknown): NonNullable<DesktopNotificationRequest['chat']> | false {
+  if (!isPlainObject(input)) return false;
+  const { kind, id } = input;
+  if ((kind !== 'user' && kind !== 'team') || !isValidTicketId(id)) return false;
+  return { kind, id };
+}
+
 export function parseNotificationRequest(input: unknown): Parsed<DesktopNotificationRequest> {
   if (!isPlainObject(input)) return { ok: false, error: 'notification must be an object' };
-  const { title, body, ticketId } = input;
+  const { title, body, ticketId, chat } = input;
   if (typeof title !== 'string' || title.trim().length === 0) return { ok: false, error: 'title must be a non-empty string' };
   if (title.length > DESKTOP_LIMITS.notificationTitleMax) {
     return { ok: false, error: `title must be at most ${DESKTOP_LIMITS.notificationTitleMax} characters` };
@@ -44,8 +52,11 @@ export function parseNotificationRequest(input: unknown): Parsed<DesktopNotifica
   if (ticketId !== undefined && ticketId !== null && !isValidTicketId(ticketId)) {
     return { ok: false, error: 'ticketId must be a positive integer' };
   }
+  const conversation = chat === undefined || chat === null ? null : parseChatConversation(chat);
+  if (conversation === false) return { ok: false, error: "chat must be {kind: 'user' | 'team', id: positive integer}" };
   const value: DesktopNotificationRequest = { title: title.trim(), body };
   if (isValidTicketId(ticketId)) value.ticketId = ticketId;
+  if (conversation) value.chat = conversation;
   return { ok: true, value };
 }
 

@@ -46,6 +46,14 @@ describe('createNotificationService', () => {
     expect(service.trackedCount()).toBe(0);
   });
 
+  it('reports the internal-chat conversation when clicked (main opens it as a deep link)', () => {
+    const { service, created, onClick } = setup();
+    service.show({ title: 'Ana', body: 'oi', chat: { kind: 'user', id: 2 } });
+    expect(created[0].options).toEqual({ title: 'Ana', body: 'oi' });
+    created[0].emit('click');
+    expect(onClick).toHaveBeenCalledWith({ chat: { kind: 'user', id: 2 } });
+  });
+
   it('reports a click without a ticket as such', () => {
     const { service, created, onClick } = setup();
     service.show({ title: 'Aviso', body: '' });

@@ -9,8 +9,8 @@ export interface NotificationLike {
 export interface NotificationServiceOptions {
   isSupported: () => boolean;
   createNotification: (options: { title: string; body: string }) => NotificationLike;
-  /** Called when the user clicks a notification; ticketId is set when the request carried one. */
-  onClick: (click: { ticketId?: number }) => void;
+  /** Called when the user clicks a notification; ticketId and chat are set when the request carried them. */
+  onClick: (click: Pick<DesktopNotificationRequest, 'ticketId' | 'chat'>) => void;
   /** Upper bound on notifications kept alive waiting for a click. */
   maxTracked?: number;
   /** The agent's "do not disturb" (the tray's switch): nothing is shown while it is on. */
@@ -42,7 +42,10 @@ export function createNotificationService(options: NotificationServiceOptions): 
       const release = () => tracked.delete(notification);
       notification.on('click', () => {
         release();
-        options.onClick(request.ticketId === undefined ? {} : { ticketId: request.ticketId });
+        options.onClick({
+          ...(request.ticketId === undefined ? {} : { ticketId: request.ticketId }),
+          ...(request.chat === undefined ? {} : { chat: request.chat }),
+        });
       });
       notification.on('close', release);
       notification.on('failed', release);

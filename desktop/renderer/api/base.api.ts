@@ -51,6 +51,9 @@ export const TAG_TYPES = [
   'Task',
   'TaskComment',
   'TenantApiToken',
+  'ChatConversation',
+  'ChatHistory',
+  'ChatUnread',
 ] as const;
 
 export const baseApi = createApi({

@@ -194,6 +194,8 @@ export const SettingEntity = new EntitySchema<Setting>({
 export type EventAudience =
   | { scope: 'tenant' }
   | { scope: 'user'; userId: number }
+  /** A few users of the tenant (an internal-chat conversation: both users, or a team's members at the time of the event). */
+  | { scope: 'users'; userIds: number[] }
   | { scope: 'profiles'; profiles: Profile[] }
   | {
       scope: 'ticket';

@@ -39,6 +39,7 @@ import { notificationsRoutes } from './notifications/notifications.routes';
 import { whiteLabelRoutes } from './white-label/white-label.routes';
 import { adminTenantsRoutes } from './admin-tenants/admin-tenants.routes';
 import { tasksRoutes } from './tasks/tasks.routes';
+import { internalChatRoutes } from './internal-chat/internal-chat.routes';
 
 /**
  * Every module's router, in one list. A module adds itself here and nowhere else.
@@ -79,5 +80,6 @@ export function moduleRouters(deps: AppDeps): Router[] {
     platformOpsRoutes(deps),
     tenantApiRoutes(deps),
     tasksRoutes(deps),
+    internalChatRoutes(deps),
   ];
 }

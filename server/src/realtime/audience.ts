@@ -21,6 +21,8 @@ export function canReceive(recipient: Recipient, tenantId: number, audience: Eve
       return true;
     case 'user':
       return audience.userId === recipient.userId;
+    case 'users':
+      return audience.userIds.includes(recipient.userId);
     case 'profiles':
       return audience.profiles.includes(recipient.profile);
     case 'ticket':
@@ -71,6 +73,8 @@ export function roomsFor(tenantId: number, audience: EventAudience): string[] {
       return [`tenant:${tenantId}`];
     case 'user':
       return [`user:${audience.userId}`];
+    case 'users':
+      return audience.userIds.map((id) => `user:${id}`);
     case 'profiles':
       return audience.profiles.map((p) => `tenant:${tenantId}:profile:${p}`);
     default:

@@ -11,6 +11,7 @@ import { preparedQuery } from '../db/prepared';
 import type { AppDeps } from '../deps';
 import { decideOrigin, hostOf } from '../http/origin-policy';
 import { authenticate } from '../modules/auth/require-auth';
+import { chatSocketHandlers } from '../modules/internal-chat/internal-chat.socket';
 import { TicketViewerLoader } from '../modules/tickets/ticket-viewer';
 import { TICKET_SELECT, presentTicket, type TicketRow } from '../modules/tickets/tickets.presenter';
 import type { TicketViewer } from '../modules/tickets/ticket-visibility.policy';
@@ -66,6 +67,8 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     io.adapter(createAdapter(pub, sub, { key: `${deps.keyPrefix ?? 'atende'}:socket.io` }));
   }
   let closing = false;
+  /** Modules' handlers of client messages, attached to every authenticated socket. */
+  const moduleHandlers = [chatSocketHandlers(deps, io)];
   const viewers = new TicketViewerLoader(deps);
   const clustered = Boolean(deps.redis);
 
@@ -134,6 +137,7 @@ export function createRealtimeHub(httpServer: HttpServer, deps: AppDeps): Realti
     }
     const auth = socket.data.auth as AuthContext;
     void socket.join([...roomsOf(auth), `session:${auth.sessionId}`]);
+    for (const attach of moduleHandlers) attach(socket, auth);
     trackPresence(io, deps, socket, auth, () => closing);
   });
 

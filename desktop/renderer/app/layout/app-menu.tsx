@@ -2,6 +2,7 @@ import { Menu, MenuDivider, MenuItem, type IconName } from '@blueprintjs/core';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { ChatMenuBadge } from '../../features/internal-chat/chat-menu-badge';
 import { isRedundantChatNavigation, opensInNewTab } from '../routing/guards';
 import { menuFor } from '../routing/menus';
 import { useAppSelector } from '../store-hooks';
@@ -39,6 +40,7 @@ export function AppMenu() {
                 href={`#${item.to}`}
                 icon={item.icon as IconName}
                 text={t(item.labelKey)}
+                labelElement={item.id === 'privateChat' ? <ChatMenuBadge /> : undefined}
                 active={pathname === item.to || pathname.startsWith(`${item.to}/`)}
                 onClick={follow(item.to)}
                 onAuxClick={follow(item.to)}

@@ -222,3 +222,20 @@ describe('connection and envelope hooks (the offline banner, the desktop cache)'
     expect(applied).toEqual([1]);
   });
 });
+
+describe('volatile events and client emits (the internal chat typing indicator)', () => {
+  it('hands the volatile events over by name, and emits only while connected', () => {
+    const heard: [string, unknown][] = [];
+    const { socket, client, applied } = setup({ volatile: { names: ['chat:typing'], handle: (name, payload) => heard.push([name, payload]) } });
+    expect(client.emit('chat:typing', { kind: 'user', id: 3 })).toBe(false);
+    socket().receive('connect');
+    socket().receive('chat:typing', { kind: 'user', id: 3, userId: 3, userName: 'Ana' });
+    expect(heard).toEqual([['chat:typing', { kind: 'user', id: 3, userId: 3, userName: 'Ana' }]]);
+    // Outside the seq stream: nothing applied as a domain event.
+    expect(applied).toEqual([]);
+    expect(client.emit('chat:typing', { kind: 'user', id: 3 })).toBe(true);
+    expect(socket().emitted).toContainEqual(['chat:typing', { kind: 'user', id: 3 }]);
+    socket().receive('disconnect', 'transport close');
+    expect(client.emit('chat:typing', { kind: 'user', id: 3 })).toBe(false);
+  });
+});

@@ -45,6 +45,11 @@ export interface RealtimeClientDeps {
   onConnectionChange?(connected: boolean): void;
   /** Every envelope the socket delivers, as received (before de-duplication): the desktop's cache sync. */
   onEnvelope?(event: DomainEventEnvelope): void;
+  /**
+   * Events sent outside the seq stream (no envelope, never replayed: the internal chat's typing
+   * indicator), by their plain name.
+   */
+  volatile?: { names: readonly string[]; handle(name: string, payload: unknown): void };
 }
 
 /** What this app says of its user: active, or idle (app/session/presence-tracker.ts). */
@@ -56,6 +61,8 @@ export interface RealtimeClient {
   lastSeq(): number | null;
   /** Tells the server at once when connected, and again after every reconnect while away. */
   setPresence(presence: AppPresence): void;
+  /** Sends a client event (e.g. `chat:typing`) when connected; false when there is no live socket. */
+  emit(name: string, payload: unknown): boolean;
 }
 
 const isEnvelope = (value: unknown): value is DomainEventEnvelope =>
@@ -66,6 +73,7 @@ const isEnvelope = (value: unknown): value is DomainEventEnvelope =>
 
 export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
   let socket: SocketLike | null = null;
+  let connected = false;
   let lastSeq: number | null = null;
   let connectedBefore = false;
   let tokenRefused = false;
@@ -73,7 +81,6 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
   let refreshing = false;
   let replaying = false;
   let heldBack: DomainEventEnvelope[] = [];
-  let connected = false;
   let presence: AppPresence = 'online';
 
   const apply = (event: DomainEventEnvelope) => {
@@ -137,6 +144,8 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
       connectedBefore = true;
     });
 
+    for (const name of deps.volatile?.names ?? []) current.on(name, (payload: unknown) => deps.volatile?.handle(name, payload));
+
     current.on('event', (event: unknown) => {
       if (!isEnvelope(event)) return;
       deps.onEnvelope?.(event);
@@ -196,6 +205,11 @@ export function createRealtimeClient(deps: RealtimeClientDeps): RealtimeClient {
       presence = next;
       // While disconnected nothing is sent: the next connect reports it (see 'connect').
       if (connected) socket?.emit(CHAT_SOCKET_EVENTS.presence, { presence: next } satisfies UserPresenceInput);
+    },
+    emit(name, payload) {
+      if (!socket || !connected) return false;
+      socket.emit(name, payload);
+      return true;
     },
   };
 }

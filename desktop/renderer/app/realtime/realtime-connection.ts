@@ -8,6 +8,7 @@ import { patchAttendanceUser } from '../../api/tickets.api';
 import { patchUserInLists, usersApi, type UserProfile } from '../../api/users.api';
 import { applyAttendanceEvent } from '../../features/attendance/attendance-realtime';
 import { applyChannelEvent } from '../../features/channels/channel-realtime';
+import { applyInternalChatEvent, CHAT_VOLATILE_EVENTS } from '../../features/internal-chat/chat-realtime';
 import { translate } from '../../i18n/i18n-instance';
 import { currentSocketUrl } from '../config/app-config';
 import { connectionStatus } from '../connection/connection-status';
@@ -44,6 +45,7 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
       notifyRealtimeListeners(event);
       if (applyAttendanceEvent(store.dispatch, store.getState, event)) return;
       if (applyChannelEvent(store.dispatch, store.getState, event)) return;
+      if (applyInternalChatEvent(store.dispatch, store.getState, event)) return;
       for (const update of planCacheUpdates(event)) {
         if (update.kind === 'invalidate') {
           store.dispatch(baseApi.util.invalidateTags(update.tags));
@@ -101,9 +103,19 @@ export function connectRealtime(store: AppStore, tenantId: number): void {
     },
     // The desktop's cache applies the socket's events in seq order itself (gaps replayed from /sync).
     onEnvelope: (event) => void window.desktop?.sync.envelope(event).catch(() => undefined),
+    // The internal chat's typing indicator: live only, no seq.
+    volatile: {
+      names: CHAT_VOLATILE_EVENTS,
+      handle: (name, payload) => void applyInternalChatEvent(store.dispatch, store.getState, { name, payload }),
+    },
   });
   client.setPresence(presence);
   client.connect();
+}
+
+/** Sends a client event on the app's socket (the internal chat's `chat:typing`); false when offline. */
+export function emitRealtime(name: string, payload: unknown): boolean {
+  return client?.emit(name, payload) ?? false;
 }
 
 export function disconnectRealtime(): void {

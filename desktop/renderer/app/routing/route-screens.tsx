@@ -111,6 +111,10 @@ const SchedulesPage = lazyScreen(
   () => import('../../features/schedules/schedules-page'),
   (m) => m.SchedulesPage,
 );
+const InternalChatPage = lazyScreen(
+  () => import('../../features/internal-chat/internal-chat-page'),
+  (m) => m.InternalChatPage,
+);
 const TasksPage = lazyScreen(
   () => import('../../features/tasks/tasks-page'),
   (m) => m.TasksPage,
@@ -266,6 +270,7 @@ export const ROUTE_SCREENS: Partial<Record<string, () => ReactElement>> = {
   planos: () => <PlansPage />,
   agendamentos: () => <SchedulesPage />,
   tarefas: () => <TasksPage />,
+  chatPrivado: () => <InternalChatPage />,
   campanhas: () => <CampaignsPage />,
   campanhaContatos: () => <CampaignContactsPage />,
   // One screen by kind; massa/sms stays under construction (no SMS provider yet).

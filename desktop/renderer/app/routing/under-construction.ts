@@ -5,8 +5,6 @@
  * this list only shrinks as screens land. It is empty when the product is done.
  */
 export const UNDER_CONSTRUCTION: readonly string[] = [
-  // Main menu
-  'chatPrivado',
   // No SMS provider exists yet: the server refuses bulk SMS (422 ERR_SMS_PROVIDER_NOT_CONFIGURED).
   'massa/sms',
   // Admin menu and settings tabs

@@ -13,8 +13,9 @@ import { PageHeader } from '../../app/layout/page-header';
 
 /**
  * /configuracoes/geral: the tenant's ticket-visibility rules (spec section 6), the forced
- * signature, automatic closing (spec section 9) and the campaign opt-out words. Each switch or
- * choice is saved at once, a text with its Save button; administrators only (others read).
+ * signature, automatic closing (spec section 9), the campaign opt-out words and the internal-chat
+ * message limit (spec section 9). Each switch or choice is saved at once, a text or number with its
+ * Save button; administrators only (others read).
  */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
@@ -111,6 +112,16 @@ export function GeneralSettingsPage() {
         />
       </Card>
       <Card className="settings-card">
+        <H5>{t('settings.internalChatTitle')}</H5>
+        <TextSetting
+          settingKey="internalChatMessageMax"
+          inputType="number"
+          value={values.internalChatMessageMax}
+          disabled={!canAdmin || saving === 'internalChatMessageMax'}
+          onSave={(value) => save('internalChatMessageMax', value)}
+        />
+      </Card>
+      <Card className="settings-card">
         <H5>{t('settings.autoCloseTitle')}</H5>
         <FormGroup
           label={t('settings.keys.autoCloseTicketsMinutes.label')}
@@ -145,11 +156,13 @@ function TextSetting({
   value,
   disabled,
   onSave,
+  inputType = 'text',
 }: {
   settingKey: SettingKey;
   value: string;
   disabled: boolean;
   onSave: (value: string) => Promise<void>;
+  inputType?: 'text' | 'number';
 }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
@@ -171,6 +184,7 @@ function TextSetting({
       <ControlGroup fill>
         <InputGroup
           id={id}
+          type={inputType}
           value={draft}
           disabled={disabled}
           intent={error ? 'danger' : 'none'}

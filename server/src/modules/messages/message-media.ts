@@ -10,7 +10,8 @@ import {
 } from '@shared/schemas/messages';
 import { AppError } from '../../core/app-error';
 import { safeDisplayName, safeMimeType } from '../../core/tenant-file-store';
-import type { AppContext } from '../../http/context';
+import type { Middleware } from 'koa';
+import { authOf, type AppContext } from '../../http/context';
 
 /** Folder of message files inside the tenant's private upload folder. */
 export const MESSAGE_MEDIA_FOLDER = 'messages';
@@ -158,6 +159,46 @@ export async function receiveMessageMedia(ctx: AppContext, dataDir: string, tena
     );
   }
   return files;
+}
+
+type MediaState = { media?: ReceivedMedia[] };
+
+/**
+ * Route middleware: multipart files (field `medias`) to the caller's tenant's private folder
+ * (receiveMessageMedia), readable with `receivedMediaOf(ctx)`; JSON passes through. The files are
+ * removed if the request fails after them. Must come after requireAuth.
+ */
+export function mediaUpload(dataDir: string): Middleware {
+  return async (ctx, next) => {
+    const files = await receiveMessageMedia(ctx as AppContext, dataDir, authOf(ctx).tenantId);
+    (ctx.state as MediaState).media = files;
+    try {
+      await next();
+    } catch (err) {
+      await discardMedia(files);
+      throw err;
+    }
+  };
+}
+
+/** The files mediaUpload received for this request (none for a JSON request). */
+export const receivedMediaOf = (ctx: Pick<AppContext, 'state'>): ReceivedMedia[] => (ctx.state as MediaState).media ?? [];
+
+/**
+ * Answers a stored private file (a ticket message's or an internal-chat message's): inline, its
+ * display name, never cached, and sandboxed so received bytes never run as a page of this origin
+ * whatever their declared type.
+ */
+export function respondWithStoredFile(
+  ctx: Pick<AppContext, 'set' | 'body'>,
+  file: { stream: NodeJS.ReadableStream; size: number; name: string; type: string },
+): void {
+  ctx.set('Content-Type', file.type);
+  ctx.set('Content-Length', String(file.size));
+  ctx.set('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+  ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  ctx.set('Cache-Control', 'private, no-store');
+  (ctx as { body: unknown }).body = file.stream;
 }
 
 /** Removes received files that will not be used (refused or duplicate request). */

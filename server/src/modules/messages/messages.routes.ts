@@ -6,7 +6,7 @@ import { authOf, type AppContext } from '../../http/context';
 import { intParam, validate } from '../../http/validate';
 import { requireAuth } from '../auth/require-auth';
 import { MessageBirthdayService } from './message-birthday.service';
-import { discardMedia, receiveMessageMedia, type ReceivedMedia } from './message-media';
+import { mediaUpload, receivedMediaOf, respondWithStoredFile } from './message-media';
 import { MessageScheduleService } from './message-schedule.service';
 import { MessageSendService, type SendOutcome } from './message-send.service';
 import { registerMessageJobs } from './messages.jobs';
@@ -33,8 +33,6 @@ import {
 } from './messages.schema';
 import { MessagesService } from './messages.service';
 import { OutboundDelivery, type ChannelAdapterSource } from './outbound-delivery';
-
-type MediaState = { media?: ReceivedMedia[] };
 
 /**
  * The anchor's composer sends its local message row with the text: `read: 1`, `fromMe: true`,
@@ -70,7 +68,7 @@ const deleteBody: Middleware = async (ctx, next) => {
   (ctx.request as unknown as { body: unknown }).body = body;
   await next();
 };
-const mediaOf = (ctx: AppContext): ReceivedMedia[] => (ctx.state as MediaState).media ?? [];
+const mediaOf = receivedMediaOf;
 /** The schedule date as the request wrote it (the schema's output is already a Date). */
 const typedScheduleDate = (ctx: AppContext): unknown => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}).scheduleDate;
 
@@ -93,16 +91,7 @@ export function messagesRoutes(deps: AppDeps): Router {
   registerMessageJobs(deps, { delivery, schedules, birthdays });
 
   /** Multipart files (field `medias`) to the tenant's private folder; JSON passes through. Dropped if the request fails. */
-  const media: Middleware = async (ctx, next) => {
-    const files = await receiveMessageMedia(ctx as AppContext, deps.config.dataDir, authOf(ctx).tenantId);
-    (ctx.state as MediaState).media = files;
-    try {
-      await next();
-    } catch (err) {
-      await discardMedia(files);
-      throw err;
-    }
-  };
+  const media = mediaUpload(deps.config.dataDir);
   /**
    * The input with its schedule date read in the tenant's `timeZone` setting when it was typed
    * as a wall time (the schema read it in America/Sao_Paulo); an ISO date with offset is kept.
@@ -120,14 +109,7 @@ export function messagesRoutes(deps: AppDeps): Router {
 
   // ---- reads ----
   router.get('/messages/media/:messageId', auth, async (ctx: AppContext) => {
-    const file = await messages.openMedia(authOf(ctx), intParam(ctx, 'messageId'));
-    ctx.set('Content-Type', file.type);
-    ctx.set('Content-Length', String(file.size));
-    ctx.set('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`);
-    // Received bytes are never run as a page of this origin, whatever their declared type.
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = file.stream;
+    respondWithStoredFile(ctx, await messages.openMedia(authOf(ctx), intParam(ctx, 'messageId')));
   });
   router.get('/tickets/:ticketId/messaging-window', auth, async (ctx: AppContext) => {
     ctx.body = await sender.messagingWindow(authOf(ctx), intParam(ctx, 'ticketId'));
