@@ -37,8 +37,10 @@ export function SessionEffects() {
     if (!token || tenantId === null) return;
     connectRealtime(store, tenantId);
     return () => disconnectRealtime();
-    // A refreshed token is read by the socket's auth callback; it must not reconnect.
-  }, [Boolean(token), tenantId, store]);
+    // A refreshed token is read by the socket's auth callback; it must not reconnect. Another
+    // user signing in over a session (the login screen reached by URL) must: the socket would
+    // otherwise keep presenting the first user's token and receive their events.
+  }, [Boolean(token), tenantId, userId, store]);
 
   // Profile refresh every 30 s, except for ordinary users (spec section 6 and 7).
   const refreshProfile = Boolean(token) && userId !== null && profile !== null && profile !== 'user';
