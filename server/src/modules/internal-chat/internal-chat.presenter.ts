@@ -3,8 +3,8 @@ import {
   type ChatConversationDto,
   type ChatKind,
   type ChatMessageDto,
-  type Presence,
 } from '@shared/schemas/internal-chat';
+import { presenceOf } from '../users/presence';
 
 /** Shown as the author of messages whose user was deleted (their `fromUserId` is null). */
 export const REMOVED_USER_NAME = 'Usuário removido';
@@ -106,20 +106,13 @@ export function presentChatMessage(
   };
 }
 
-/**
- * A colleague's presence. Today from `users.isOnline`; the one place to change when the
- * 'away' state (idle counter) is stored.
- */
-export function presenceOf(user: { isOnline: boolean }): Presence {
-  return user.isOnline ? 'online' : 'offline';
-}
-
 /** A row of the conversation list queries (internal-chat.service.ts `conversations`). */
 export interface ConversationRow {
   kind: ChatKind;
   id: number;
   name: string;
   isOnline: boolean | null;
+  away: boolean | null;
   members: number | null;
   unread: number;
   lastId: number | null;
@@ -137,7 +130,7 @@ export function presentConversation(row: ConversationRow): ChatConversationDto {
     kind: row.kind,
     id: row.id,
     name: row.name,
-    presence: row.kind === 'user' ? presenceOf({ isOnline: Boolean(row.isOnline) }) : null,
+    presence: row.kind === 'user' ? presenceOf({ isOnline: Boolean(row.isOnline), away: row.away }) : null,
     lastMessage:
       row.lastId === null
         ? null

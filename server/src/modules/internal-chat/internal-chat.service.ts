@@ -94,7 +94,7 @@ const UNREAD_TEAM = `(SELECT count(*)::int FROM chat_messages m
 
 /** The caller's colleagues ($1 caller, $2 tenant) with the pair key and the caller's read state. */
 const COLLEAGUES = `
-  SELECT u.id, u.name, u."isOnline", LEAST(u.id, $1) AS lo, GREATEST(u.id, $1) AS hi, r."lastReadId"
+  SELECT u.id, u.name, u."isOnline", u.away, LEAST(u.id, $1) AS lo, GREATEST(u.id, $1) AS hi, r."lastReadId"
     FROM users u
     LEFT JOIN chat_reads r ON r."userId" = $1 AND r.kind = 'user' AND r."conversationId" = u.id
    WHERE u."tenantId" = $2 AND u.id <> $1`;
@@ -133,7 +133,7 @@ export class InternalChatService {
     const db = this.deps.dataSource;
     const params = [auth.userId, auth.tenantId];
     const users = (await db.query(
-      `SELECT 'user' AS kind, c.id, c.name, c."isOnline", NULL::int AS members, ${UNREAD_USER} AS unread, ${LAST_MESSAGE_COLUMNS}
+      `SELECT 'user' AS kind, c.id, c.name, c."isOnline", c.away, NULL::int AS members, ${UNREAD_USER} AS unread, ${LAST_MESSAGE_COLUMNS}
          FROM (${COLLEAGUES}) c
          LEFT JOIN LATERAL (
            SELECT m.id, m.body, m."fromUserId", m."createdAt", m."deletedAt", m."mediaName" FROM chat_messages m
@@ -143,7 +143,7 @@ export class InternalChatService {
       params,
     )) as ConversationRow[];
     const teams = (await db.query(
-      `SELECT 'team' AS kind, c.id, c.name, NULL::boolean AS "isOnline", c.members, ${UNREAD_TEAM} AS unread, ${LAST_MESSAGE_COLUMNS}
+      `SELECT 'team' AS kind, c.id, c.name, NULL::boolean AS "isOnline", NULL::boolean AS away, c.members, ${UNREAD_TEAM} AS unread, ${LAST_MESSAGE_COLUMNS}
          FROM (${TEAMS}) c
          LEFT JOIN LATERAL (
            SELECT m.id, m.body, m."fromUserId", m."createdAt", m."deletedAt", m."mediaName" FROM chat_messages m
