@@ -34,7 +34,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
-import { createBenchDatabase, seedBenchTenant, startBenchServer } from './support/bench-support';
+import { createBenchDatabase, seedBenchTenant, startBenchServer, runBench } from './support/bench-support';
 import { benchNumbers, connectBenchSocket, runInboundLoad, type InboundLoadResult } from './support/inbound-load';
 import { loginBody } from '../helpers/captcha';
 
@@ -354,14 +354,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--serve')) {
-  serve().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBench(main, serve);

@@ -65,7 +65,7 @@ import { loadConfig } from '../../server/src/config';
 import { MESSAGE_PAGE_SIZE } from '../../shared/schemas/messages';
 import { hashPassword } from '../../server/src/core/passwords';
 import { startServer } from '../../server/src/server';
-import { createBenchDatabase, percentile } from './support/bench-support';
+import { createBenchDatabase, percentile, runBench } from './support/bench-support';
 
 const TICKETS = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 5_000;
 const THREAD_MESSAGES = Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 10_000;
@@ -912,14 +912,4 @@ async function serve() {
   process.send!({ url: server.url });
 }
 
-if (process.argv.includes('--serve')) {
-  serve().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBench(main, serve);

@@ -36,7 +36,7 @@ import { loginBody } from '../helpers/captcha';
 import { DisposablePostgres, postgresUnavailable } from '../helpers/disposable-postgres';
 import { DisposableRedis, hasRedisServer } from '../helpers/disposable-redis';
 import { freePort } from '../helpers/free-port';
-import { createBenchDatabase } from './support/bench-support';
+import { createBenchDatabase, runBench } from './support/bench-support';
 
 const REDIS_OUTAGE_S = Number(process.env.REDIS_OUTAGE_S ?? 60);
 const PROVIDER_DOWN_S = Number(process.env.PROVIDER_DOWN_S ?? 60);
@@ -621,14 +621,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--serve')) {
-  serve().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBench(main, serve);

@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
-import { createBenchDatabase, seedBenchTenant, startBenchServer } from './support/bench-support';
+import { createBenchDatabase, seedBenchTenant, startBenchServer, runBench } from './support/bench-support';
 import {
   benchNumbers,
   connectBenchSocket,
@@ -316,14 +316,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--serve')) {
-  serve().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBench(main, serve);

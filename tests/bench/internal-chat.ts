@@ -32,7 +32,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { createBenchDatabase, latencyStats, startBenchServer } from './support/bench-support';
+import { createBenchDatabase, latencyStats, startBenchServer, runBench } from './support/bench-support';
 
 const SECONDS = Number(process.argv[2]) || 20;
 const RATE = Number(process.argv[3]) || 50;
@@ -481,14 +481,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--serve')) {
-  serve().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBench(main, serve);

@@ -147,3 +147,21 @@ export async function startBenchServer() {
   });
   return startServer(config, { seed: false, redisPrefix: `bench-${randomBytes(4).toString('hex')}` });
 }
+
+/**
+ * A benchmark's entry: with `--serve` it is the server child (a failure ends the process at once),
+ * otherwise the driver (a failure sets the exit code and lets the children be stopped).
+ */
+export function runBench(main: () => Promise<void>, serve: () => Promise<void>): void {
+  if (process.argv.includes('--serve')) {
+    serve().catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+  } else {
+    main().catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+  }
+}
