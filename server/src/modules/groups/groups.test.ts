@@ -280,7 +280,9 @@ describe('mass operations', () => {
       body: { whatsappId: ctx.channelId, groupIds: [id1, id2], numbers: ['5511955550001'], action: 'add' },
     });
     expect(add.status).toBe(202);
-    expect((await finished(token, add.body.id)).results.every((r: any) => r.ok)).toBe(true);
+    const results = (await finished(token, add.body.id)).results;
+    expect(results).toHaveLength(2); // one per group
+    expect(results.every((r: any) => r.ok)).toBe(true);
     const promote = await server.request('POST', '/groups/operations/participants', {
       token,
       body: { whatsappId: ctx.channelId, groupIds: [id1], numbers: ['5511955550001'], action: 'promote' },

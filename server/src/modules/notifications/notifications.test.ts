@@ -82,8 +82,8 @@ describe('sending notifications', () => {
     const res = await send({ message: 'Só para administradores e supervisores', tenantIds: [a.tenant.id], profiles: ['admin', 'super'] });
     expect(res.status).toBe(201);
     expect(res.body.profiles).toEqual(['admin', 'super']);
-    expect(await sees(a.users.admin, res.body.id)).toBeDefined();
-    expect(await sees(a.users.super, res.body.id)).toBeDefined();
+    expect(await sees(a.users.admin, res.body.id)).toMatchObject({ id: res.body.id });
+    expect(await sees(a.users.super, res.body.id)).toMatchObject({ id: res.body.id });
     expect(await sees(a.users.user, res.body.id)).toBeUndefined();
     expect((await lastEvent(server, a.tenant.id, SOCKET_EVENTS.notificationCreate))?.audience).toEqual({ scope: 'profiles', profiles: ['admin', 'super'] });
   });
@@ -93,8 +93,8 @@ describe('sending notifications', () => {
     const res = await send({ message: 'Para todos' });
     expect(res.status).toBe(201);
     expect(res.body.tenants).toBeNull();
-    expect(await sees(a.users.user, res.body.id)).toBeDefined();
-    expect(await sees(superadmin, res.body.id)).toBeDefined();
+    expect(await sees(a.users.user, res.body.id)).toMatchObject({ id: res.body.id });
+    expect(await sees(superadmin, res.body.id)).toMatchObject({ id: res.body.id });
     expect((await lastEvent(server, a.tenant.id, SOCKET_EVENTS.notificationCreate))?.payload.notification.id).toBe(res.body.id);
     expect((await lastEvent(server, platform.id, SOCKET_EVENTS.notificationCreate))?.payload.notification.id).toBe(res.body.id);
   });
@@ -110,13 +110,15 @@ describe('sending notifications', () => {
     expect(page.status).toBe(200);
     expect(page.body.notifications.map((n: { id: number }) => n.id)).toEqual([second.id, first.id]);
     expect(page.body.notifications[1]).toMatchObject({ message: 'primeira', readCount: 2, tenants: [{ id: a.tenant.id, name: a.tenant.name }] });
-    const older = await server.request('GET', `/admin/notifications?before=${first.id}&limit=100`, { token: superadmin.token });
-    expect(older.body.notifications.every((n: { id: number }) => n.id < first.id)).toBe(true);
+    // Keyset: below the second, the first comes next, and nothing at or above the cursor.
+    const older = await server.request('GET', `/admin/notifications?before=${second.id}&limit=100`, { token: superadmin.token });
+    expect(older.body.notifications[0].id).toBe(first.id);
+    expect(older.body.notifications.every((n: { id: number }) => n.id < second.id)).toBe(true);
 
     const del = await server.request('DELETE', `/admin/notifications/${first.id}`, { token: superadmin.token });
     expect(del.status).toBe(204);
     expect(await sees(a.users.user, first.id)).toBeUndefined();
-    expect(await sees(a.users.user, second.id)).toBeDefined();
+    expect(await sees(a.users.user, second.id)).toMatchObject({ id: second.id });
     expect((await lastEvent(server, a.tenant.id, SOCKET_EVENTS.notificationDelete))?.payload).toEqual({ action: 'delete', id: first.id });
     expect((await server.request('DELETE', `/admin/notifications/${first.id}`, { token: superadmin.token })).status).toBe(404);
 
